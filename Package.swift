@@ -1,0 +1,46 @@
+// swift-tools-version: 6.0
+//
+// DynamicsKit: UIKit Dynamics for Swift on Linux, on a data-oriented engine.
+//
+// Build settings worth knowing:
+// - `DynamicsCore` is the engine and uses the Swift standard library only (no Foundation), so it can be embedded
+//   anywhere and the optimizer sees the whole step loop in one module.
+// - `-enforce-exclusivity=unchecked` is deliberately NOT set: the hot loops work on raw pointers obtained once per
+//   stage, so dynamic exclusivity checks do not appear in them anyway.
+// - Define `DYNAMICS_INVARIANTS` (`swift build -Xswiftc -DDYNAMICS_INVARIANTS`) to run the engine's internal
+//   consistency checks after every stage (slow; meant for debugging the engine itself).
+import PackageDescription
+
+let package = Package(
+    name: "DynamicsKit",
+    products: [
+        .library(name: "DynamicsKit", targets: ["DynamicsKit"]),
+        .library(name: "DynamicsCore", targets: ["DynamicsCore"]),
+        .executable(name: "dynamics", targets: ["dynamics"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "DynamicsCore"),
+        .target(
+            name: "DynamicsKit",
+            dependencies: ["DynamicsCore"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "dynamics",
+            dependencies: [
+                "DynamicsKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(name: "DynamicsCoreTests", dependencies: ["DynamicsCore"]),
+        .testTarget(
+            name: "DynamicsKitTests",
+            dependencies: ["DynamicsKit"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+    ]
+)

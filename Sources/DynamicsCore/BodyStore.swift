@@ -1,0 +1,134 @@
+/// The body table: hot simulation state in struct-of-arrays columns indexed by *slot*, cold bookkeeping indexed
+/// by the body id's index.
+///
+/// Slots are partitioned: `0 ..< awakeCount` hold the awake dynamic bodies (the only range the per-step loops
+/// walk), `awakeCount ..< count` hold sleeping and static bodies. Putting an island to sleep swaps its bodies out of
+/// the awake range; waking it swaps them back, so the cost of both is proportional to the island, and a sleeping
+/// body costs nothing per step. This plays the role of Box2D v3's solver sets with a single table.
+@usableFromInline
+final class BodyStore {
+    // MARK: hot columns, by slot
+    @usableFromInline var position = Column<Vec2>()        // center of mass, world, points
+    @usableFromInline var rotation = Column<Rot>()
+    @usableFromInline var velocity = Column<Vec2>()        // points/s
+    @usableFromInline var angularVelocity = Column<Float>() // rad/s
+    @usableFromInline var invMass = Column<Float>()
+    @usableFromInline var invInertia = Column<Float>()
+    @usableFromInline var gravity = Column<Vec2>()         // points/s²
+    @usableFromInline var force = Column<Vec2>()           // constant force, mass·points/s²
+    /// Torque of constant forces applied at body-local offsets: torque = c·torqueA − s·torqueB (see World+Forces).
+    @usableFromInline var torqueA = Column<Float>()
+    @usableFromInline var torqueB = Column<Float>()
+    @usableFromInline var linearDampingFactor = Column<Float>()   // per substep, exp(−rate·h)
+    @usableFromInline var angularDampingFactor = Column<Float>()
+    @usableFromInline var sleepTime = Column<Float>()
+    @usableFromInline var extent = Column<Float>()          // largest distance of any shape point from the COM
+    @usableFromInline var bodyIndex = Column<Int32>()      // slot -> id index
+    @usableFromInline var count = 0
+    @usableFromInline var awakeCount = 0
+
+    // MARK: cold columns, by id index
+    @usableFromInline var slot: [Int32] = []
+    @usableFromInline var generation: [UInt32] = []
+    @usableFromInline var alive: [Bool] = []
+    @usableFromInline var type: [BodyType] = []
+    @usableFromInline var shapeStart: [Int32] = []
+    @usableFromInline var shapeCount: [Int32] = []
+    @usableFromInline var localCenter: [Vec2] = []         // COM in the body-origin frame
+    @usableFromInline var mass: [Float] = []
+    @usableFromInline var inertia: [Float] = []            // about the COM, before allowsRotation
+    @usableFromInline var allowsRotation: [Bool] = []
+    @usableFromInline var restitution: [Float] = []
+    @usableFromInline var friction: [Float] = []
+    @usableFromInline var charge: [Float] = []
+    @usableFromInline var linearDamping: [Float] = []
+    @usableFromInline var angularDamping: [Float] = []
+    @usableFromInline var collisionClass: [Int32] = []
+    @usableFromInline var userTag: [Int32] = []
+    /// Index of the sleeping island holding the body, or -1.
+    @usableFromInline var sleepingIsland: [Int32] = []
+    /// For static and sleeping bodies: the AABB they are binned with in the static grid (valid when `binned`).
+    @usableFromInline var staticBox: [AABB] = []
+    @usableFromInline var binned: [Bool] = []
+    /// Joints attached to the body (ids' indices), for waking and destruction.
+    @usableFromInline var joints: [[Int32]] = []
+    @usableFromInline var freeIDs: [Int32] = []
+
+    init() {}
+
+    deinit {
+        position.free(count: count); rotation.free(count: count); velocity.free(count: count)
+        angularVelocity.free(count: count); invMass.free(count: count); invInertia.free(count: count)
+        gravity.free(count: count); force.free(count: count); torqueA.free(count: count); torqueB.free(count: count)
+        linearDampingFactor.free(count: count); angularDampingFactor.free(count: count)
+        sleepTime.free(count: count); extent.free(count: count); bodyIndex.free(count: count)
+    }
+
+    @usableFromInline var idCapacity: Int { slot.count }
+
+    func isValid(_ id: BodyID) -> Bool {
+        let i = Int(id.index)
+        return i >= 0 && i < slot.count && alive[i] && generation[i] == id.generation
+    }
+
+    /// Appends a slot at the end of the table (in the non-awake range).
+    func appendSlot(id: Int32) -> Int {
+        let s = count
+        position.append(.zero, count: s); rotation.append(.identity, count: s); velocity.append(.zero, count: s)
+        angularVelocity.append(0, count: s); invMass.append(0, count: s); invInertia.append(0, count: s)
+        gravity.append(.zero, count: s); force.append(.zero, count: s); torqueA.append(0, count: s)
+        torqueB.append(0, count: s); linearDampingFactor.append(1, count: s); angularDampingFactor.append(1, count: s)
+        sleepTime.append(0, count: s); extent.append(0, count: s); bodyIndex.append(id, count: s)
+        count += 1
+        slot[Int(id)] = Int32(s)
+        return s
+    }
+
+    /// Swaps two slots and keeps the id -> slot map in step.
+    func swapSlots(_ a: Int, _ b: Int) {
+        guard a != b else { return }
+        position.swapAt(a, b); rotation.swapAt(a, b); velocity.swapAt(a, b); angularVelocity.swapAt(a, b)
+        invMass.swapAt(a, b); invInertia.swapAt(a, b); gravity.swapAt(a, b); force.swapAt(a, b)
+        torqueA.swapAt(a, b); torqueB.swapAt(a, b); linearDampingFactor.swapAt(a, b)
+        angularDampingFactor.swapAt(a, b); sleepTime.swapAt(a, b); extent.swapAt(a, b); bodyIndex.swapAt(a, b)
+        slot[Int(bodyIndex[a])] = Int32(a)
+        slot[Int(bodyIndex[b])] = Int32(b)
+    }
+
+    /// Moves a non-awake slot into the awake range.
+    func makeAwake(slot s: Int) {
+        precondition(s >= awakeCount)
+        swapSlots(s, awakeCount)
+        awakeCount += 1
+    }
+
+    /// Moves an awake slot out of the awake range.
+    func makeNotAwake(slot s: Int) {
+        precondition(s < awakeCount)
+        swapSlots(s, awakeCount - 1)
+        awakeCount -= 1
+    }
+
+    /// Removes the slot of a body (it must be outside the awake range), keeping the table dense.
+    func removeSlot(_ s: Int) {
+        precondition(s >= awakeCount && s < count)
+        let last = count - 1
+        swapSlots(s, last)
+        position.removeBySwap(last, last: last); rotation.removeBySwap(last, last: last)
+        velocity.removeBySwap(last, last: last); angularVelocity.removeBySwap(last, last: last)
+        invMass.removeBySwap(last, last: last); invInertia.removeBySwap(last, last: last)
+        gravity.removeBySwap(last, last: last); force.removeBySwap(last, last: last)
+        torqueA.removeBySwap(last, last: last); torqueB.removeBySwap(last, last: last)
+        linearDampingFactor.removeBySwap(last, last: last); angularDampingFactor.removeBySwap(last, last: last)
+        sleepTime.removeBySwap(last, last: last); extent.removeBySwap(last, last: last)
+        bodyIndex.removeBySwap(last, last: last)
+        count -= 1
+    }
+
+    /// Approximate bytes held per body (hot + cold columns), for memory reporting.
+    static var bytesPerBody: Int {
+        let hot = 3 * MemoryLayout<Vec2>.stride * 2 + MemoryLayout<Rot>.stride + 10 * MemoryLayout<Float>.stride + 4
+        let cold = 4 + 4 + 1 + 1 + 8 + 8 + 4 * 8 + 1 + 4 * 4 + MemoryLayout<AABB>.stride + 1 + 8
+        return hot + cold
+    }
+}

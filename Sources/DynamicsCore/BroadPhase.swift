@@ -1,0 +1,119 @@
+// Uniform-grid broadphase.
+//
+// Awake bodies are binned afresh every step: each emits (cell, slot) entries for the cells its swept box covers,
+// the entries are radix-sorted, and every run of equal cells is tested pairwise. Static and sleeping bodies live in
+// a persistent hash grid that changes only when a body is added, removed, falls asleep or wakes. A pair of boxes
+// can share several cells; it is reported only from the cell that holds the corner (max of the two lower corners),
+// which every box of the pair covers, so no de-duplication pass is needed. Cell coordinates wrap at 2^16, which
+// aliases far-away cells (harmless: the box test rejects them) and keeps keys 32-bit.
+//
+// The output is the list of body pairs (id index pairs, lower id first) sorted, so nothing depends on hash order.
+
+@usableFromInline
+struct GridCoord {
+    @usableFromInline var x0: Int32, y0: Int32, x1: Int32, y1: Int32
+    @inline(__always) var cellCount: Int { Int(x1 - x0 + 1) * Int(y1 - y0 + 1) }
+}
+
+@inline(__always) func cellKey(_ x: Int32, _ y: Int32) -> UInt32 {
+    (UInt32(truncatingIfNeeded: y) & 0xFFFF) << 16 | (UInt32(truncatingIfNeeded: x) & 0xFFFF)
+}
+
+/// A hash grid of static and sleeping bodies: open addressing from cell key to a singly linked list of entries.
+@usableFromInline
+struct StaticGrid {
+    @usableFromInline var keys: [UInt32] = []
+    @usableFromInline var heads: [Int32] = []       // -1 = empty slot
+    @usableFromInline var used = 0
+    @usableFromInline var entryBody: [Int32] = []
+    @usableFromInline var entryNext: [Int32] = []
+    @usableFromInline var freeEntry: Int32 = -1
+    /// Bodies whose box covers too many cells: tested against every awake body instead.
+    @usableFromInline var oversize: [Int32] = []
+
+    init() { rehash(capacity: 1024) }
+
+    mutating func removeAll() {
+        self = StaticGrid()
+    }
+
+    @inline(__always) static func hash(_ k: UInt32) -> Int {
+        var h = k &* 0x9E37_79B1
+        h ^= h >> 15
+        return Int(h)
+    }
+
+    mutating func rehash(capacity: Int) {
+        let oldKeys = keys, oldHeads = heads
+        keys = [UInt32](repeating: 0, count: capacity)
+        heads = [Int32](repeating: -1, count: capacity)
+        used = 0
+        for i in 0..<oldKeys.count where oldHeads[i] >= 0 {
+            let s = findSlot(oldKeys[i])
+            keys[s] = oldKeys[i]; heads[s] = oldHeads[i]; used += 1
+        }
+    }
+
+    /// The slot for `key`: the one holding it or the empty one where it would go.
+    @inline(__always) func findSlot(_ key: UInt32) -> Int {
+        let mask = keys.count - 1
+        var i = StaticGrid.hash(key) & mask
+        while heads[i] >= 0 && keys[i] != key { i = (i + 1) & mask }
+        return i
+    }
+
+    @inline(__always) func head(_ key: UInt32) -> Int32 {
+        let s = findSlot(key)
+        return heads[s]
+    }
+
+    mutating func insert(body: Int32, key: UInt32) {
+        if (used + 1) * 2 > keys.count { rehash(capacity: keys.count * 2) }
+        let s = findSlot(key)
+        let e: Int32
+        if freeEntry >= 0 {
+            e = freeEntry; freeEntry = entryNext[Int(e)]
+            entryBody[Int(e)] = body
+        } else {
+            e = Int32(entryBody.count); entryBody.append(body); entryNext.append(-1)
+        }
+        if heads[s] < 0 { keys[s] = key; used += 1; entryNext[Int(e)] = -1 } else { entryNext[Int(e)] = heads[s] }
+        heads[s] = e
+    }
+
+    mutating func remove(body: Int32, key: UInt32) {
+        let s = findSlot(key)
+        var prev: Int32 = -1
+        var e = heads[s]
+        while e >= 0 {
+            if entryBody[Int(e)] == body {
+                let next = entryNext[Int(e)]
+                if prev < 0 { heads[s] = next } else { entryNext[Int(prev)] = next }
+                entryNext[Int(e)] = freeEntry; freeEntry = e
+                if heads[s] < 0 { deleteSlot(s) }
+                return
+            }
+            prev = e; e = entryNext[Int(e)]
+        }
+        assertionFailure("static grid lost body \(body)")
+    }
+
+    /// Backward-shift deletion keeps probe chains intact without tombstones.
+    mutating func deleteSlot(_ start: Int) {
+        let mask = keys.count - 1
+        var hole = start
+        var i = (start + 1) & mask
+        while heads[i] >= 0 {
+            let ideal = StaticGrid.hash(keys[i]) & mask
+            // Move `i` into the hole if its ideal slot is not between the hole (exclusive) and i (inclusive).
+            let between = hole <= i ? (ideal > hole && ideal <= i) : (ideal > hole || ideal <= i)
+            if !between {
+                keys[hole] = keys[i]; heads[hole] = heads[i]; heads[i] = -1
+                hole = i
+            }
+            i = (i + 1) & mask
+        }
+        heads[hole] = -1
+        used -= 1
+    }
+}

@@ -1,0 +1,178 @@
+// Narrowphase: contact manifolds between convex shapes in world coordinates.
+//
+// Shapes are circles and convex polygons; a segment is handled as a two-sided polygon of two vertices (edge 0
+// with normal n, edge 1 with normal -n). Manifolds hold points whose separation is at most `specDist`, so contacts
+// are speculative: the solver lets a separated pair close exactly its gap in one substep and no further, which is
+// how a fast item is stopped without tunnelling (Box2D v3's speculative contacts; the distance grows with the
+// pair's speed here, see `World.narrowphase`).
+
+/// A polygon (or segment) in world coordinates, in caller-owned buffers.
+@usableFromInline
+struct WorldPolygon {
+    @usableFromInline var vertices: UnsafeMutablePointer<Vec2>
+    @usableFromInline var normals: UnsafeMutablePointer<Vec2>
+    @usableFromInline var count: Int
+}
+
+/// For each edge of `p`, the smallest signed distance of `q`'s vertices to it; returns the edge with the largest.
+@inline(__always)
+func findMaxSeparation(_ p: WorldPolygon, _ q: WorldPolygon) -> (edge: Int, separation: Float) {
+    var bestEdge = 0
+    var best = -Float.greatestFiniteMagnitude
+    for i in 0..<p.count {
+        let n = p.normals[i], v = p.vertices[i]
+        var si = Float.greatestFiniteMagnitude
+        for j in 0..<q.count {
+            let s = dot(n, q.vertices[j] - v)
+            if s < si { si = s }
+        }
+        if si > best { best = si; bestEdge = i }
+    }
+    return (bestEdge, best)
+}
+
+/// Polygon–polygon (and segment) manifold by the separating axis test and reference-face clipping.
+@usableFromInline
+func collidePolygons(_ a: WorldPolygon, _ b: WorldPolygon, specDist: Float, linearSlop: Float) -> Manifold {
+    var m = Manifold()
+    let (edgeA, sepA) = findMaxSeparation(a, b)
+    if sepA > specDist { return m }
+    let (edgeB, sepB) = findMaxSeparation(b, a)
+    if sepB > specDist { return m }
+
+    // Prefer A as the reference unless B's face is clearly better; the tolerance keeps the choice from
+    // flickering between steps for nearly parallel faces.
+    let flip = sepB > sepA + 0.1 * linearSlop
+    let ref = flip ? b : a
+    let inc = flip ? a : b
+    let refEdge = flip ? edgeB : edgeA
+    let n = ref.normals[refEdge]
+
+    // Incident edge: the edge of `inc` most anti-parallel to the reference normal.
+    var incEdge = 0
+    var minDot = Float.greatestFiniteMagnitude
+    for j in 0..<inc.count {
+        let d = dot(n, inc.normals[j])
+        if d < minDot { minDot = d; incEdge = j }
+    }
+    let i2 = incEdge + 1 == inc.count ? 0 : incEdge + 1
+    var v1 = inc.vertices[incEdge]
+    var v2 = inc.vertices[i2]
+    var id1 = UInt32(incEdge), id2 = UInt32(i2)
+
+    let r1 = ref.vertices[refEdge]
+    let r2 = ref.vertices[refEdge + 1 == ref.count ? 0 : refEdge + 1]
+    let edge = r2 - r1
+    let edgeLength = length(edge)
+    guard edgeLength > 0 else { return m }
+    let t = edge / edgeLength
+
+    // Clip the incident segment to the slab [0, edgeLength] along the reference edge.
+    var s1 = dot(v1 - r1, t), s2 = dot(v2 - r1, t)
+    if s1 < 0 && s2 < 0 || s1 > edgeLength && s2 > edgeLength {
+        // The incident edge lies beside the reference face (a corner case of separated shapes): keep the nearer
+        // end as a single point so the pair still has a speculative point.
+        let v = abs(s1 - Swift.min(Swift.max(s1, 0), edgeLength)) <= abs(s2 - Swift.min(Swift.max(s2, 0), edgeLength)) ? v1 : v2
+        let sep = dot(v - r1, n)
+        if sep > specDist { return m }
+        var p = ManifoldPoint()
+        p.point = v - 0.5 * sep * n
+        p.separation = sep
+        p.id = (flip ? 0x10000 : 0) | UInt32(refEdge) << 8 | (v == v1 ? id1 : id2)
+        m.normal = flip ? -n : n
+        m.points.0 = p
+        m.pointCount = 1
+        return m
+    }
+    if s1 < 0 { v1 = v1 + (0 - s1) / (s2 - s1) * (v2 - v1); s1 = 0; id1 |= 0x80 }
+    else if s1 > edgeLength { v1 = v1 + (edgeLength - s1) / (s2 - s1) * (v2 - v1); s1 = edgeLength; id1 |= 0x80 }
+    if s2 < 0 { v2 = v1 + (0 - s1) / (s2 - s1) * (v2 - v1); id2 |= 0x40 }
+    else if s2 > edgeLength { v2 = v1 + (edgeLength - s1) / (s2 - s1) * (v2 - v1); id2 |= 0x40 }
+
+    let sep1 = dot(v1 - r1, n), sep2 = dot(v2 - r1, n)
+    let featureBase: UInt32 = (flip ? 0x10000 : 0) | UInt32(refEdge) << 8
+    var count = 0
+    if sep1 <= specDist {
+        var p = ManifoldPoint()
+        p.point = v1 - 0.5 * sep1 * n
+        p.separation = sep1
+        p.id = featureBase | id1
+        m.points.0 = p
+        count = 1
+    }
+    if sep2 <= specDist {
+        var p = ManifoldPoint()
+        p.point = v2 - 0.5 * sep2 * n
+        p.separation = sep2
+        p.id = featureBase | id2
+        if count == 0 { m.points.0 = p } else { m.points.1 = p }
+        count += 1
+    }
+    m.pointCount = count
+    m.normal = flip ? -n : n
+    return m
+}
+
+/// Polygon (A) against circle (B).
+@usableFromInline
+func collidePolygonCircle(_ a: WorldPolygon, center c: Vec2, radius r: Float, specDist: Float) -> Manifold {
+    var m = Manifold()
+    var best = -Float.greatestFiniteMagnitude
+    var edge = 0
+    for i in 0..<a.count {
+        let s = dot(a.normals[i], c - a.vertices[i])
+        if s > best { best = s; edge = i }
+    }
+    if best - r > specDist { return m }
+    let v1 = a.vertices[edge]
+    let v2 = a.vertices[edge + 1 == a.count ? 0 : edge + 1]
+    var normal = a.normals[edge]
+    var sep = best - r
+    var id = UInt32(edge)
+    if best > 0 {
+        // Outside the face: the closest feature may be a vertex.
+        let u1 = dot(c - v1, v2 - v1)
+        let u2 = dot(c - v2, v1 - v2)
+        if u1 < 0 {
+            let d = c - v1
+            let dist = length(d)
+            if dist - r > specDist { return m }
+            normal = dist > 0 ? d / dist : normal
+            sep = dist - r
+            id = 0x100 | UInt32(edge)
+        } else if u2 < 0 {
+            let d = c - v2
+            let dist = length(d)
+            if dist - r > specDist { return m }
+            normal = dist > 0 ? d / dist : normal
+            sep = dist - r
+            id = 0x200 | UInt32(edge)
+        }
+    }
+    var p = ManifoldPoint()
+    p.point = c - (r + 0.5 * sep) * normal
+    p.separation = sep
+    p.id = id
+    m.normal = normal
+    m.points.0 = p
+    m.pointCount = 1
+    return m
+}
+
+/// Circle (A) against circle (B).
+@usableFromInline
+func collideCircles(centerA: Vec2, radiusA: Float, centerB: Vec2, radiusB: Float, specDist: Float) -> Manifold {
+    var m = Manifold()
+    let d = centerB - centerA
+    let dist = length(d)
+    let sep = dist - radiusA - radiusB
+    if sep > specDist { return m }
+    let normal = dist > 1e-6 ? d / dist : Vec2(0, 1)
+    var p = ManifoldPoint()
+    p.point = centerA + (radiusA + 0.5 * sep) * normal
+    p.separation = sep
+    m.normal = normal
+    m.points.0 = p
+    m.pointCount = 1
+    return m
+}

@@ -1,0 +1,61 @@
+/// A growable raw buffer: one column of a struct-of-arrays table.
+///
+/// Columns are owned by a table class that frees them in `deinit`. Hot loops read `base` once into a local and
+/// index that; this keeps class-property access and exclusivity checks out of the loops (they cost several times
+/// the loop body on this toolchain). Bounds are asserted in debug builds only.
+@usableFromInline
+struct Column<Element> {
+    @usableFromInline var base: UnsafeMutablePointer<Element>
+    @usableFromInline var capacity: Int
+
+    @usableFromInline init() {
+        base = UnsafeMutablePointer<Element>.allocate(capacity: 1)
+        capacity = 0
+    }
+
+    /// Grows to hold at least `minimum` elements, keeping the first `count`. Amortised doubling.
+    @usableFromInline mutating func reserve(_ minimum: Int, count: Int) {
+        guard minimum > capacity else { return }
+        let newCapacity = Swift.max(minimum, capacity * 2, 16)
+        let fresh = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        fresh.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = fresh
+        capacity = newCapacity
+    }
+
+    @usableFromInline func free(count: Int) {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    @usableFromInline subscript(i: Int) -> Element {
+        @inline(__always) get { assert(i >= 0 && i < capacity); return base[i] }
+        @inline(__always) nonmutating set { assert(i >= 0 && i < capacity); base[i] = newValue }
+    }
+
+    /// Appends at index `count` (the caller keeps the count).
+    @usableFromInline mutating func append(_ value: Element, count: Int) {
+        reserve(count + 1, count: count)
+        (base + count).initialize(to: value)
+    }
+
+    /// Moves element `last` into `i` (swap-remove); the caller decrements its count.
+    @usableFromInline func removeBySwap(_ i: Int, last: Int) {
+        if i != last { base[i] = base[last] }
+        (base + last).deinitialize(count: 1)
+    }
+
+    @usableFromInline func swapAt(_ i: Int, _ j: Int) {
+        if i != j { swap(&base[i], &base[j]) }
+    }
+}
+
+/// A reusable scratch array: cleared, not freed, between steps so the steady-state step allocates nothing.
+@usableFromInline
+struct Scratch<Element> {
+    @usableFromInline var storage: [Element] = []
+    @usableFromInline init() {}
+    @usableFromInline var count: Int { storage.count }
+    @inline(__always) @usableFromInline mutating func clear() { storage.removeAll(keepingCapacity: true) }
+}

@@ -1,0 +1,194 @@
+// Soft-step contact solver (the scheme of Box2D v3 / Solver2D): per substep, warm start, solve with a soft
+// position bias, integrate positions, then relax without bias; restitution once after all substeps.
+//
+// Separation is tracked without recomputing the manifold: with anchors fixed at the start of the step,
+// s = dot((pB + rB) − (pA + rA), n) + adjustedSeparation, where adjustedSeparation absorbs the start state.
+
+@usableFromInline
+struct ConstraintPoint {
+    var rA: Vec2 = .zero
+    var rB: Vec2 = .zero
+    var adjustedSeparation: Float = 0
+    var normalImpulse: Float = 0
+    var tangentImpulse: Float = 0
+    var maxNormalImpulse: Float = 0
+    var normalMass: Float = 0
+    var tangentMass: Float = 0
+    var relativeVelocity: Float = 0
+}
+
+@usableFromInline
+struct ContactConstraint {
+    var slotA: Int32
+    var slotB: Int32
+    var normal: Vec2
+    var friction: Float
+    var restitution: Float
+    var mA: Float, iA: Float, mB: Float, iB: Float
+    var softness: Softness
+    var pointCount: Int32
+    var p0 = ConstraintPoint()
+    var p1 = ConstraintPoint()
+}
+
+extension World {
+    /// Builds the constraints of all active contacts. Bodies outside the awake range (static) get zero inverse
+    /// mass; their slots are still used so the loops need no branch (their velocity stays zero).
+    func prepareContacts(h: Float) {
+        constraints.removeAll(keepingCapacity: true)
+        let pos = bodies.position.base, invMass = bodies.invMass.base, invI = bodies.invInertia.base
+        let awake = bodies.awakeCount
+        let contactSoft = Softness(hertz: Swift.min(settings.contactHertz, 0.25 / h), zeta: settings.contactDampingRatio, h: h)
+        let staticSoft = Softness(hertz: 2 * Swift.min(settings.contactHertz, 0.25 / h), zeta: settings.contactDampingRatio, h: h)
+        for c in contacts {
+            let sa = Int(bodies.slot[Int(c.bodyA)]), sb = Int(bodies.slot[Int(c.bodyB)])
+            let mA = sa < awake ? invMass[sa] : 0, iA = sa < awake ? invI[sa] : 0
+            let mB = sb < awake ? invMass[sb] : 0, iB = sb < awake ? invI[sb] : 0
+            let m = c.manifold
+            var cc = ContactConstraint(slotA: Int32(sa), slotB: Int32(sb), normal: m.normal, friction: c.friction,
+                                       restitution: c.restitution, mA: mA, iA: iA, mB: mB, iB: iB,
+                                       softness: (mA == 0 || mB == 0) ? staticSoft : contactSoft,
+                                       pointCount: Int32(m.pointCount))
+            let n = m.normal, t = rightPerp(n)
+            let d0 = pos[sb] - pos[sa]
+            for k in 0..<m.pointCount {
+                let mp = m[k]
+                var cp = ConstraintPoint()
+                cp.rA = mp.anchorA; cp.rB = mp.anchorB
+                cp.normalImpulse = mp.normalImpulse
+                cp.tangentImpulse = mp.tangentImpulse
+                cp.adjustedSeparation = mp.separation - dot(d0 + cp.rB - cp.rA, n)
+                let rnA = cross(cp.rA, n), rnB = cross(cp.rB, n)
+                let kN = mA + mB + iA * rnA * rnA + iB * rnB * rnB
+                cp.normalMass = kN > 0 ? 1 / kN : 0
+                let rtA = cross(cp.rA, t), rtB = cross(cp.rB, t)
+                let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB
+                cp.tangentMass = kT > 0 ? 1 / kT : 0
+                cp.relativeVelocity = mp.relativeVelocity
+                if k == 0 { cc.p0 = cp } else { cc.p1 = cp }
+            }
+            constraints.append(cc)
+        }
+    }
+
+    func warmStartContacts() {
+        let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
+        constraints.withUnsafeMutableBufferPointer { cs in
+            for c in cs {
+                let sa = Int(c.slotA), sb = Int(c.slotB)
+                var vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
+                let n = c.normal, t = rightPerp(n)
+                for k in 0..<Int(c.pointCount) {
+                    let cp = k == 0 ? c.p0 : c.p1
+                    let P = cp.normalImpulse * n + cp.tangentImpulse * t
+                    wA -= c.iA * cross(cp.rA, P); vA -= c.mA * P
+                    wB += c.iB * cross(cp.rB, P); vB += c.mB * P
+                }
+                vel[sa] = vA; angVel[sa] = wA; vel[sb] = vB; angVel[sb] = wB
+            }
+        }
+    }
+
+    func solveContacts(invH: Float, useBias: Bool) {
+        let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, pos = bodies.position.base
+        let maxPush = settings.contactPushMaxVelocity
+        constraints.withUnsafeMutableBufferPointer { cs in
+            for ci in 0..<cs.count {
+                var c = cs[ci]
+                let sa = Int(c.slotA), sb = Int(c.slotB)
+                var vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
+                let d = pos[sb] - pos[sa]
+                let n = c.normal, t = rightPerp(n)
+                let mA = c.mA, iA = c.iA, mB = c.mB, iB = c.iB
+                var totalNormal: Float = 0
+                for k in 0..<Int(c.pointCount) {
+                    var cp = k == 0 ? c.p0 : c.p1
+                    let s = dot(d + cp.rB - cp.rA, n) + cp.adjustedSeparation
+                    var bias: Float = 0, massScale: Float = 1, impulseScale: Float = 0
+                    if s > 0 {
+                        bias = s * invH // speculative: close the gap this substep, no more
+                    } else if useBias {
+                        bias = Swift.max(c.softness.biasRate * s, -maxPush)
+                        massScale = c.softness.massScale
+                        impulseScale = c.softness.impulseScale
+                    }
+                    let dv = (vB + cross(wB, cp.rB)) - (vA + cross(wA, cp.rA))
+                    let vn = dot(dv, n)
+                    var impulse = -cp.normalMass * massScale * (vn + bias) - impulseScale * cp.normalImpulse
+                    let newImpulse = Swift.max(cp.normalImpulse + impulse, 0)
+                    impulse = newImpulse - cp.normalImpulse
+                    cp.normalImpulse = newImpulse
+                    cp.maxNormalImpulse = Swift.max(cp.maxNormalImpulse, impulse)
+                    totalNormal += newImpulse
+                    let P = impulse * n
+                    vA -= mA * P; wA -= iA * cross(cp.rA, P)
+                    vB += mB * P; wB += iB * cross(cp.rB, P)
+                    if k == 0 { c.p0 = cp } else { c.p1 = cp }
+                }
+                for k in 0..<Int(c.pointCount) {
+                    var cp = k == 0 ? c.p0 : c.p1
+                    let dv = (vB + cross(wB, cp.rB)) - (vA + cross(wA, cp.rA))
+                    let vt = dot(dv, t)
+                    var impulse = -cp.tangentMass * vt
+                    let maxFriction = c.friction * cp.normalImpulse
+                    let newImpulse = Swift.min(Swift.max(cp.tangentImpulse + impulse, -maxFriction), maxFriction)
+                    impulse = newImpulse - cp.tangentImpulse
+                    cp.tangentImpulse = newImpulse
+                    let P = impulse * t
+                    vA -= mA * P; wA -= iA * cross(cp.rA, P)
+                    vB += mB * P; wB += iB * cross(cp.rB, P)
+                    if k == 0 { c.p0 = cp } else { c.p1 = cp }
+                }
+                _ = totalNormal
+                vel[sa] = vA; angVel[sa] = wA; vel[sb] = vB; angVel[sb] = wB
+                cs[ci] = c
+            }
+        }
+    }
+
+    func applyRestitution() {
+        let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
+        let threshold = settings.restitutionThreshold
+        constraints.withUnsafeMutableBufferPointer { cs in
+            for ci in 0..<cs.count where cs[ci].restitution > 0 {
+                var c = cs[ci]
+                let sa = Int(c.slotA), sb = Int(c.slotB)
+                var vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
+                let n = c.normal
+                for k in 0..<Int(c.pointCount) {
+                    var cp = k == 0 ? c.p0 : c.p1
+                    if cp.relativeVelocity > -threshold || cp.maxNormalImpulse == 0 { continue }
+                    let dv = (vB + cross(wB, cp.rB)) - (vA + cross(wA, cp.rA))
+                    let vn = dot(dv, n)
+                    var impulse = -cp.normalMass * (vn + c.restitution * cp.relativeVelocity)
+                    let newImpulse = Swift.max(cp.normalImpulse + impulse, 0)
+                    impulse = newImpulse - cp.normalImpulse
+                    cp.normalImpulse = newImpulse
+                    cp.maxNormalImpulse = Swift.max(cp.maxNormalImpulse, impulse)
+                    let P = impulse * n
+                    vA -= c.mA * P; wA -= c.iA * cross(cp.rA, P)
+                    vB += c.mB * P; wB += c.iB * cross(cp.rB, P)
+                    if k == 0 { c.p0 = cp } else { c.p1 = cp }
+                }
+                vel[sa] = vA; angVel[sa] = wA; vel[sb] = vB; angVel[sb] = wB
+                cs[ci] = c
+            }
+        }
+    }
+
+    /// Copies accumulated impulses back into the persistent contacts for the next step's warm start.
+    func storeContactImpulses() {
+        contacts.withUnsafeMutableBufferPointer { cb in
+            constraints.withUnsafeBufferPointer { cs in
+                for k in 0..<cs.count {
+                    cb[k].manifold.points.0.normalImpulse = cs[k].p0.normalImpulse
+                    cb[k].manifold.points.0.tangentImpulse = cs[k].p0.tangentImpulse
+                    cb[k].manifold.points.1.normalImpulse = cs[k].p1.normalImpulse
+                    cb[k].manifold.points.1.tangentImpulse = cs[k].p1.tangentImpulse
+                    cb[k].manifold.points.0.maxNormalImpulse = cs[k].p0.maxNormalImpulse
+                    cb[k].manifold.points.1.maxNormalImpulse = cs[k].p1.maxNormalImpulse
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// One contact point. Anchors are relative to each body's center of mass, in world orientation, as of the
+/// narrowphase of the current step.
+public struct ManifoldPoint: Sendable {
+    /// World point midway between the two surfaces, points.
+    public var point: Vec2 = .zero
+    @usableFromInline var anchorA: Vec2 = .zero
+    @usableFromInline var anchorB: Vec2 = .zero
+    /// Signed distance between the surfaces along the normal; negative when overlapping, points.
+    public var separation: Float = 0
+    /// Accumulated impulses (mass·points/s), kept across steps for warm starting.
+    public var normalImpulse: Float = 0
+    public var tangentImpulse: Float = 0
+    @usableFromInline var maxNormalImpulse: Float = 0
+    @usableFromInline var relativeVelocity: Float = 0
+    /// Feature key: matches points of consecutive steps.
+    @usableFromInline var id: UInt32 = 0
+}
+
+/// Up to two contact points sharing a normal that points from shape A to shape B.
+public struct Manifold: Sendable {
+    public var normal: Vec2 = .zero
+    public var points: (ManifoldPoint, ManifoldPoint) = (ManifoldPoint(), ManifoldPoint())
+    public var pointCount: Int = 0
+
+    @inline(__always) subscript(i: Int) -> ManifoldPoint {
+        get { i == 0 ? points.0 : points.1 }
+        set { if i == 0 { points.0 = newValue } else { points.1 = newValue } }
+    }
+
+    /// The smallest separation of its points (infinity with none).
+    var minSeparation: Float {
+        switch pointCount {
+        case 0: return .infinity
+        case 1: return points.0.separation
+        default: return Swift.min(points.0.separation, points.1.separation)
+        }
+    }
+}

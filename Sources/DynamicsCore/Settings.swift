@@ -1,0 +1,67 @@
+/// Engine parameters, with the reason for each default. Lengths are in points (100 points = 1 metre), time in
+/// seconds.
+public struct WorldSettings: Sendable {
+    /// The allowed overlap that contacts keep, so resting contacts do not flicker between touching and not.
+    /// 0.5 pt is Box2D's 0.005 m at 100 points per metre.
+    public var linearSlop: Float = 0.5
+
+    /// How far apart two shapes may be and still get a (speculative) contact point, on top of the distance they
+    /// can close within one step. 4 × linearSlop, as in Box2D v3.
+    public var speculativeDistance: Float = 2.0
+
+    /// Contact stiffness (Hz). Box2D v3 caps it at a quarter of the substep rate; 30 Hz is its default.
+    public var contactHertz: Float = 30
+    /// Contact damping ratio (non-dimensional). Strongly over-damped so piles do not bounce.
+    public var contactDampingRatio: Float = 10
+    /// The largest speed (points/s) at which overlap is pushed apart: 3 m/s, as in Box2D v3.
+    public var contactPushMaxVelocity: Float = 300
+
+    /// Stiffness (Hz) and damping ratio for rigid joints; rigid joints are solved stiffly and only their position
+    /// error is corrected softly.
+    public var jointHertz: Float = 60
+    public var jointDampingRatio: Float = 2
+
+    /// Below this approach speed (points/s) restitution is not applied, so resting items do not jitter (1 m/s).
+    public var restitutionThreshold: Float = 100
+
+    /// Sleep thresholds: UIKit stops an item below about 1 pt/s and 2 degrees/s held for half a second.
+    public var sleepLinearVelocity: Float = 1
+    public var sleepAngularVelocity: Float = 2 * .pi / 180
+    public var timeToSleep: Float = 0.5
+    public var sleepingEnabled: Bool = true
+
+    /// Grid cell size for the broadphase in points; 0 picks it from the typical item size when the step runs.
+    public var gridCellSize: Float = 0
+
+    public init() {}
+}
+
+/// A generational handle to a body. A handle to a destroyed body is detected, never dereferenced.
+public struct BodyID: Hashable, Sendable, CustomStringConvertible {
+    public let index: Int32
+    public let generation: UInt32
+    @inlinable public init(index: Int32, generation: UInt32) { self.index = index; self.generation = generation }
+    public var description: String { "body \(index).\(generation)" }
+}
+
+/// A generational handle to a joint.
+public struct JointID: Hashable, Sendable, CustomStringConvertible {
+    public let index: Int32
+    public let generation: UInt32
+    @inlinable public init(index: Int32, generation: UInt32) { self.index = index; self.generation = generation }
+    public var description: String { "joint \(index).\(generation)" }
+}
+
+/// Errors the engine reports for invalid input. Each names the offending value and the rule it breaks.
+public struct DynamicsError: Error, CustomStringConvertible, Equatable, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+@inlinable func requireFinite(_ v: Float, _ what: @autoclosure () -> String) throws {
+    if !v.isFinite { throw DynamicsError("\(what()) must be finite, got \(v)") }
+}
+@inlinable func requireFinite(_ v: Vec2, _ what: @autoclosure () -> String) throws {
+    if !(v.x.isFinite && v.y.isFinite) { throw DynamicsError("\(what()) must be finite, got (\(v.x), \(v.y))") }
+}

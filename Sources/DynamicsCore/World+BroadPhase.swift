@@ -1,0 +1,244 @@
+extension World {
+    /// A box covering this many cells or more is "oversize": it is tested against every candidate instead of
+    /// being binned, so one large item among many small ones does not flood the grid.
+    @usableFromInline static var oversizeCells: Int { 64 }
+
+    @inline(__always) func cellCoord(_ box: AABB, inv: Float) -> GridCoord {
+        @inline(__always) func c(_ v: Float) -> Int32 {
+            let f = (v * inv).rounded(.down)
+            return Int32(Swift.max(Swift.min(f, 1e9), -1e9))
+        }
+        return GridCoord(x0: c(box.lower.x), y0: c(box.lower.y), x1: c(box.upper.x), y1: c(box.upper.y))
+    }
+
+    /// The tight box of a body's shapes at its current transform.
+    @inline(__always) func bodyBox(id i: Int, slot s: Int) -> AABB {
+        let p = bodies.position[s], q = bodies.rotation[s]
+        var lo = Vec2(repeating: .greatestFiniteMagnitude), hi = Vec2(repeating: -.greatestFiniteMagnitude)
+        let start = Int(bodies.shapeStart[i]), n = Int(bodies.shapeCount[i])
+        shapes.withUnsafeBufferPointer { sh in
+            polygonVertices.withUnsafeBufferPointer { pv in
+                for k in start..<(start + n) {
+                    let shape = sh[k]
+                    switch shape.kind {
+                    case .circle:
+                        let c = p + q.rotate(shape.p0)
+                        lo = pointwiseMin(lo, c - shape.radius); hi = pointwiseMax(hi, c + shape.radius)
+                    case .segment:
+                        let a = p + q.rotate(shape.p0), b = p + q.rotate(shape.p1)
+                        lo = pointwiseMin(lo, pointwiseMin(a, b)); hi = pointwiseMax(hi, pointwiseMax(a, b))
+                    case .polygon:
+                        let vs = Int(shape.vertexStart)
+                        for v in vs..<(vs + Int(shape.vertexCount)) {
+                            let w = p + q.rotate(pv[v])
+                            lo = pointwiseMin(lo, w); hi = pointwiseMax(hi, w)
+                        }
+                    }
+                }
+            }
+        }
+        return AABB(lower: lo, upper: hi)
+    }
+
+    /// Picks the grid cell size from the typical body: twice the median extent of the awake bodies.
+    func chooseCellSize() {
+        if settings.gridCellSize > 0 { cellSize = settings.gridCellSize; return }
+        var extents: [Float] = []
+        let n = bodies.awakeCount
+        let stride = Swift.max(1, n / 1024)
+        var s = 0
+        while s < n { extents.append(bodies.extent[s]); s += stride }
+        if extents.isEmpty {
+            for s in 0..<bodies.count where bodies.type[Int(bodies.bodyIndex[s])] == .dynamic { extents.append(bodies.extent[s]) }
+        }
+        extents.sort()
+        let median = extents.isEmpty ? 10 : extents[extents.count / 2]
+        cellSize = Swift.max(2 * median * 2, 4)
+    }
+
+    /// Puts a static or sleeping body into the static grid.
+    func bin(id i: Int) {
+        precondition(!bodies.binned[i])
+        if cellSize == 0 { bodies.binned[i] = false; return } // binned when the grid is first sized
+        let s = Int(bodies.slot[i])
+        var box = bodyBox(id: i, slot: s)
+        let m = settings.speculativeDistance
+        box.lower -= m; box.upper += m
+        bodies.staticBox[i] = box
+        bodies.binned[i] = true
+        let c = cellCoord(box, inv: 1 / cellSize)
+        if c.cellCount >= World.oversizeCells {
+            staticGrid.oversize.append(Int32(i))
+            return
+        }
+        for y in c.y0...c.y1 { for x in c.x0...c.x1 { staticGrid.insert(body: Int32(i), key: cellKey(x, y)) } }
+    }
+
+    func unbin(id i: Int) {
+        precondition(bodies.binned[i])
+        bodies.binned[i] = false
+        let c = cellCoord(bodies.staticBox[i], inv: 1 / cellSize)
+        if c.cellCount >= World.oversizeCells {
+            if let k = staticGrid.oversize.firstIndex(of: Int32(i)) { staticGrid.oversize.remove(at: k) }
+            return
+        }
+        for y in c.y0...c.y1 { for x in c.x0...c.x1 { staticGrid.remove(body: Int32(i), key: cellKey(x, y)) } }
+    }
+
+    /// Re-sizes the grid and re-bins every static and sleeping body.
+    func rebuildStaticGrid() {
+        chooseCellSize()
+        staticGrid.removeAll()
+        for i in 0..<bodies.idCapacity where bodies.alive[i] { bodies.binned[i] = false }
+        for s in bodies.awakeCount..<bodies.count { bin(id: Int(bodies.bodyIndex[s])) }
+    }
+
+    /// Stage 3a: candidate pairs. Fills `pairs` with sorted, unique (lower id << 32 | higher id) keys.
+    func updatePairs(dt: Float) {
+        if cellSize == 0 { rebuildStaticGrid() }
+        pairs.removeAll(keepingCapacity: true)
+        cellEntries.removeAll(keepingCapacity: true)
+        awakeOversize.removeAll(keepingCapacity: true)
+        let n = bodies.awakeCount
+        if awakeBoxes.count < n { awakeBoxes.append(contentsOf: repeatElement(AABB(lower: .zero, upper: .zero), count: n - awakeBoxes.count)) }
+        let inv = 1 / cellSize
+        let margin = settings.speculativeDistance
+        let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, ext = bodies.extent.base
+        let grav = bodies.gravity.base, bodyIndex = bodies.bodyIndex.base
+        let classOf = bodies.collisionClass
+        let active = classActive
+        let oversizeLimit = World.oversizeCells
+
+        // Swept boxes: the tight box grown by how far the body can travel this step.
+        for s in 0..<n {
+            let i = Int(bodyIndex[s])
+            if !active[Int(classOf[i])] { awakeBoxes[s] = AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1)); continue }
+            var box = bodyBox(id: i, slot: s)
+            let d = dt * vel[s] + (dt * dt) * grav[s]
+            let spin = abs(angVel[s]) * ext[s] * dt
+            box.lower += pointwiseMin(d, .zero) - (margin + spin)
+            box.upper += pointwiseMax(d, .zero) + (margin + spin)
+            awakeBoxes[s] = box
+            let c = cellCoord(box, inv: inv)
+            if c.cellCount >= oversizeLimit { awakeOversize.append(Int32(s)); continue }
+            for y in c.y0...c.y1 {
+                for x in c.x0...c.x1 { cellEntries.append(UInt64(cellKey(x, y)) << 32 | UInt64(s)) }
+            }
+        }
+        radixSort(&cellEntries, scratch: &sortScratch, counts: &sortCounts)
+
+        let matrix = collides
+        let classes = classCount
+        awakeBoxes.withUnsafeBufferPointer { boxes in
+            // Awake against awake, within each cell.
+            cellEntries.withUnsafeBufferPointer { entries in
+                var start = 0
+                let total = entries.count
+                while start < total {
+                    let key = UInt32(truncatingIfNeeded: entries[start] >> 32)
+                    var end = start + 1
+                    while end < total && UInt32(truncatingIfNeeded: entries[end] >> 32) == key { end += 1 }
+                    if end - start > 1 {
+                        for a in start..<(end - 1) {
+                            let sa = Int(entries[a] & 0xFFFF_FFFF)
+                            let boxA = boxes[sa]
+                            let ia = Int(bodyIndex[sa])
+                            let rowA = Int(classOf[ia]) * classes
+                            for b in (a + 1)..<end {
+                                let sb = Int(entries[b] & 0xFFFF_FFFF)
+                                let boxB = boxes[sb]
+                                guard boxA.overlaps(boxB) else { continue }
+                                let ib = Int(bodyIndex[sb])
+                                guard matrix[rowA + Int(classOf[ib])] else { continue }
+                                let rx = Swift.max(boxA.lower.x, boxB.lower.x), ry = Swift.max(boxA.lower.y, boxB.lower.y)
+                                let rk = cellKey(Int32(Swift.max(Swift.min((rx * inv).rounded(.down), 1e9), -1e9)),
+                                                 Int32(Swift.max(Swift.min((ry * inv).rounded(.down), 1e9), -1e9)))
+                                guard rk == key else { continue }
+                                pairs.append(ia < ib ? UInt64(ia) << 32 | UInt64(ib) : UInt64(ib) << 32 | UInt64(ia))
+                            }
+                        }
+                    }
+                    start = end
+                }
+            }
+
+            // Awake against static and sleeping bodies.
+            for s in 0..<n {
+                let box = boxes[s]
+                guard box.lower.x <= box.upper.x else { continue }
+                let i = Int(bodyIndex[s])
+                let c = cellCoord(box, inv: inv)
+                if c.cellCount >= oversizeLimit && c.cellCount > 4096 {
+                    // Huge: test every binned body once.
+                    for t in n..<bodies.count {
+                        let j = Int(bodyIndex[t])
+                        if bodies.binned[j] && box.overlaps(bodies.staticBox[j]) && matrix[Int(classOf[i]) * classes + Int(classOf[j])] {
+                            pairs.append(i < j ? UInt64(i) << 32 | UInt64(j) : UInt64(j) << 32 | UInt64(i))
+                        }
+                    }
+                    continue
+                }
+                queryStaticGrid(box: box, coord: c, body: i, inv: inv)
+            }
+
+            // Oversize awake bodies against all other awake bodies.
+            for (k, so) in awakeOversize.enumerated() {
+                let sa = Int(so)
+                let boxA = boxes[sa]
+                let ia = Int(bodyIndex[sa])
+                for sb in 0..<n where sb != sa {
+                    // Pairs of two oversize bodies are found once, from the earlier one.
+                    if let later = awakeOversize.firstIndex(of: Int32(sb)), later <= k { continue }
+                    let boxB = boxes[sb]
+                    guard boxB.lower.x <= boxB.upper.x, boxA.overlaps(boxB) else { continue }
+                    let ib = Int(bodyIndex[sb])
+                    guard matrix[Int(classOf[ia]) * classes + Int(classOf[ib])] else { continue }
+                    pairs.append(ia < ib ? UInt64(ia) << 32 | UInt64(ib) : UInt64(ib) << 32 | UInt64(ia))
+                }
+            }
+
+            // Oversize static bodies (long boundaries) against every awake body.
+            for so in staticGrid.oversize {
+                let j = Int(so)
+                let boxB = bodies.staticBox[j]
+                let row = Int(classOf[j]) * classes
+                for s in 0..<n {
+                    let boxA = boxes[s]
+                    guard boxA.overlaps(boxB) else { continue }
+                    let i = Int(bodyIndex[s])
+                    guard matrix[row + Int(classOf[i])] else { continue }
+                    pairs.append(i < j ? UInt64(i) << 32 | UInt64(j) : UInt64(j) << 32 | UInt64(i))
+                }
+            }
+        }
+        radixSort(&pairs, scratch: &sortScratch, counts: &sortCounts)
+        // Oversize paths can repeat a pair; drop repeats (pairs are sorted).
+        if !awakeOversize.isEmpty {
+            var w = 0
+            for r in 0..<pairs.count where r == 0 || pairs[r] != pairs[w - 1] { pairs[w] = pairs[r]; w += 1 }
+            pairs.removeLast(pairs.count - w)
+        }
+    }
+
+    @inline(__always) func queryStaticGrid(box: AABB, coord c: GridCoord, body i: Int, inv: Float) {
+        let classOf = bodies.collisionClass
+        let row = Int(classOf[i]) * classCount
+        for y in c.y0...c.y1 {
+            for x in c.x0...c.x1 {
+                let key = cellKey(x, y)
+                var e = staticGrid.head(key)
+                while e >= 0 {
+                    let j = Int(staticGrid.entryBody[Int(e)])
+                    e = staticGrid.entryNext[Int(e)]
+                    let sb = bodies.staticBox[j]
+                    guard box.overlaps(sb), collides[row + Int(classOf[j])] else { continue }
+                    let rx = Swift.max(box.lower.x, sb.lower.x), ry = Swift.max(box.lower.y, sb.lower.y)
+                    let rk = cellKey(Int32(Swift.max(Swift.min((rx * inv).rounded(.down), 1e9), -1e9)),
+                                     Int32(Swift.max(Swift.min((ry * inv).rounded(.down), 1e9), -1e9)))
+                    guard rk == key else { continue }
+                    pairs.append(i < j ? UInt64(i) << 32 | UInt64(j) : UInt64(j) << 32 | UInt64(i))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+// Islands and sleeping.
+//
+// Each step, the awake bodies are grouped into islands with a union-find over touching contacts (with points)
+// and joints between two awake dynamic bodies; static bodies do not join islands. Union by smaller slot keeps the
+// result independent of anything but the input order. An island whose every body has stayed below the sleep
+// thresholds for `timeToSleep` moves out of the awake range with its contacts (see `BodyStore`).
+
+extension World {
+    func updateSleep(dt: Float) {
+        let n = bodies.awakeCount
+        let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, sleepTime = bodies.sleepTime.base
+        let linTol = settings.sleepLinearVelocity * settings.sleepLinearVelocity
+        let angTol = settings.sleepAngularVelocity
+        var minSleep = Float.greatestFiniteMagnitude
+        for s in 0..<n {
+            if lengthSquared(vel[s]) > linTol || abs(angVel[s]) > angTol {
+                sleepTime[s] = 0
+            } else {
+                sleepTime[s] += dt
+            }
+            minSleep = Swift.min(minSleep, sleepTime[s])
+        }
+        bodiesFallenAsleep.removeAll(keepingCapacity: true)
+        guard settings.sleepingEnabled, n > 0 else { return }
+        // Quick exit: an island can only sleep if some body is ready, and most steps none is.
+        var anyReady = false
+        for s in 0..<n where sleepTime[s] >= settings.timeToSleep { anyReady = true; break }
+        guard anyReady else { return }
+        _ = minSleep
+
+        // Union-find over awake slots.
+        if unionParent.count < n { unionParent.append(contentsOf: repeatElement(0, count: n - unionParent.count)) }
+        unionParent.withUnsafeMutableBufferPointer { parent in
+            for s in 0..<n { parent[s] = Int32(s) }
+            @inline(__always) func find(_ x: Int32) -> Int32 {
+                var r = x
+                while parent[Int(r)] != r { r = parent[Int(r)] }
+                var c = x
+                while parent[Int(c)] != r { let next = parent[Int(c)]; parent[Int(c)] = r; c = next }
+                return r
+            }
+            @inline(__always) func union(_ a: Int32, _ b: Int32) {
+                let ra = find(a), rb = find(b)
+                if ra == rb { return }
+                if ra < rb { parent[Int(rb)] = ra } else { parent[Int(ra)] = rb }
+            }
+            for c in contacts where c.manifold.pointCount > 0 {
+                let sa = bodies.slot[Int(c.bodyA)], sb = bodies.slot[Int(c.bodyB)]
+                if Int(sa) < n && Int(sb) < n { union(sa, sb) }
+            }
+            for j in awakeJoints {
+                let jr = joints[Int(j)]
+                guard jr.bodyA >= 0, jr.bodyB >= 0 else { continue }
+                let sa = bodies.slot[Int(jr.bodyA)], sb = bodies.slot[Int(jr.bodyB)]
+                if Int(sa) < n && Int(sb) < n { union(sa, sb) }
+            }
+            for s in 0..<n { _ = find(Int32(s)) }
+        }
+        // Per root: the smallest sleep time of its members.
+        if islandMinSleep.count < n { islandMinSleep.append(contentsOf: repeatElement(0, count: n - islandMinSleep.count)) }
+        for s in 0..<n { islandMinSleep[s] = .greatestFiniteMagnitude }
+        for s in 0..<n {
+            let r = Int(unionParent[s])
+            islandMinSleep[r] = Swift.min(islandMinSleep[r], sleepTime[s])
+        }
+        // Collect the members of the islands ready to sleep, by body id, grouped by root in slot order.
+        var groups: [Int32: [Int32]] = [:]
+        var roots: [Int32] = []
+        for s in 0..<n {
+            let r = unionParent[s]
+            guard islandMinSleep[Int(r)] >= settings.timeToSleep else { continue }
+            if groups[r] == nil { roots.append(r); groups[r] = [] }
+            groups[r]!.append(bodies.bodyIndex[s])
+        }
+        guard !roots.isEmpty else { return }
+        for r in roots { // `roots` is in slot order: deterministic
+            let members = groups[r]!
+            let k: Int32
+            if let f = freeIslands.popLast() { k = f } else { k = Int32(islands.count); islands.append(SleepingIsland()) }
+            islands[Int(k)] = SleepingIsland(bodies: members, contacts: [], inUse: true)
+            for b in members {
+                let i = Int(b)
+                bodies.sleepingIsland[i] = k
+                let s = Int(bodies.slot[i])
+                bodies.velocity[s] = .zero
+                bodies.angularVelocity[s] = 0
+                bodies.makeNotAwake(slot: s)
+                bin(id: i)
+                bodiesFallenAsleep.append(BodyID(index: b, generation: bodies.generation[i]))
+            }
+        }
+        // Move the islands' contacts out of the active list.
+        var kept = 0
+        for c in 0..<contacts.count {
+            let contact = contacts[c]
+            let ka = bodies.sleepingIsland[Int(contact.bodyA)], kb = bodies.sleepingIsland[Int(contact.bodyB)]
+            let k = ka >= 0 ? ka : kb
+            if k >= 0 {
+                if contact.manifold.pointCount > 0 { islands[Int(k)].contacts.append(contact) }
+                continue
+            }
+            contacts[kept] = contact; kept += 1
+        }
+        contacts.removeLast(contacts.count - kept)
+        awakeJointsDirty = true
+    }
+}

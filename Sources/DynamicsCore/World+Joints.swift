@@ -1,0 +1,141 @@
+extension World {
+    /// Creates a joint. Anchors are relative to the body origins (item centers) in body frames; a joint to the
+    /// world takes its anchor B as a world point. Refuses stale bodies, non-finite values, an empty or inverted
+    /// range, negative lengths, frequencies, damping or torque.
+    @discardableResult
+    public func createJoint(_ def: JointDefinition) throws -> JointID {
+        guard bodies.isValid(def.bodyA) else { throw DynamicsError("joint body A \(def.bodyA) is stale or was never created") }
+        if let b = def.bodyB {
+            guard bodies.isValid(b) else { throw DynamicsError("joint body B \(b) is stale or was never created") }
+            if b == def.bodyA { throw DynamicsError("a joint cannot attach \(b) to itself") }
+        }
+        try requireFinite(def.localAnchorA, "joint anchor A"); try requireFinite(def.localAnchorB, "joint anchor B")
+        for (name, v) in [("length", def.length), ("min length", def.minLength), ("frequency", def.hertz),
+                          ("damping", def.dampingRatio), ("friction torque", def.maxFrictionTorque)] {
+            if !(v.isFinite && v >= 0) { throw DynamicsError("joint \(name) must be finite and not negative, got \(v)") }
+        }
+        if !(def.maxLength >= def.minLength) || def.maxLength.isNaN {
+            throw DynamicsError("joint max length (\(def.maxLength)) must be at least its min length (\(def.minLength))")
+        }
+        if def.enableLimit {
+            if def.lowerLimit.isNaN || def.upperLimit.isNaN || def.lowerLimit > 0 || def.upperLimit < 0 {
+                throw DynamicsError("joint range \(def.lowerLimit)...\(def.upperLimit) must contain 0")
+            }
+        }
+        try requireFinite(def.localAxisA, "joint axis")
+        if def.kind == .prismatic && length(def.localAxisA) < 1e-6 { throw DynamicsError("a sliding joint needs a non-zero axis") }
+
+        let ia = Int(def.bodyA.index)
+        let ib = def.bodyB.map { Int($0.index) } ?? -1
+        let sa = Int(bodies.slot[ia])
+        let qA = bodies.rotation[sa]
+        var qB = Rot.identity
+        var localB = def.localAnchorB
+        if ib >= 0 {
+            localB = def.localAnchorB - bodies.localCenter[ib]
+            qB = bodies.rotation[Int(bodies.slot[ib])]
+        }
+        let axis = normalized(def.localAxisA)
+        let jr = JointRecord(
+            kind: def.kind, bodyA: Int32(ia), bodyB: Int32(ib),
+            localA: def.localAnchorA - bodies.localCenter[ia], localB: localB,
+            length: def.length, minLength: def.minLength, maxLength: def.maxLength,
+            hertz: def.hertz, dampingRatio: def.dampingRatio, enableLimit: def.enableLimit,
+            lower: def.lowerLimit, upper: def.upperLimit, maxFrictionTorque: def.maxFrictionTorque,
+            localAxisA: axis == .zero ? Vec2(1, 0) : axis, referenceAngle: relativeAngle(qA, qB))
+        let index: Int
+        if let f = freeJoints.popLast() {
+            index = Int(f)
+            joints[index] = jr
+        } else {
+            index = joints.count
+            joints.append(jr); jointGeneration.append(0); jointAlive.append(false)
+        }
+        jointGeneration[index] &+= 1
+        jointAlive[index] = true
+        bodies.joints[ia].append(Int32(index))
+        if ib >= 0 { bodies.joints[ib].append(Int32(index)) }
+        wakeBody(ia)
+        if ib >= 0 { wakeBody(ib) }
+        awakeJointsDirty = true
+        return JointID(index: Int32(index), generation: jointGeneration[index])
+    }
+
+    public func isValid(_ id: JointID) -> Bool {
+        let i = Int(id.index)
+        return i >= 0 && i < joints.count && jointAlive[i] && jointGeneration[i] == id.generation
+    }
+
+    public func destroyJoint(_ id: JointID) throws {
+        guard isValid(id) else { throw DynamicsError("cannot destroy \(id): it is stale or was never created") }
+        destroyJointUnchecked(Int(id.index))
+    }
+
+    func destroyJointUnchecked(_ j: Int) {
+        let jr = joints[j]
+        for b in [jr.bodyA, jr.bodyB] where b >= 0 {
+            wakeBody(Int(b))
+            if let k = bodies.joints[Int(b)].firstIndex(of: Int32(j)) { bodies.joints[Int(b)].remove(at: k) }
+        }
+        jointAlive[j] = false
+        freeJoints.append(Int32(j))
+        awakeJointsDirty = true
+    }
+
+    @inline(__always) func checkedJoint(_ id: JointID) -> Int {
+        precondition(isValid(id), "\(id) is stale or was never created")
+        return Int(id.index)
+    }
+
+    /// Moves the world anchor of a joint to the world (or a snap target); wakes the body: this is how a drag is made.
+    public func setWorldAnchor(_ id: JointID, _ point: Vec2) throws {
+        try requireFinite(point, "\(id) anchor")
+        let j = checkedJoint(id)
+        guard joints[j].bodyB < 0 else { throw DynamicsError("\(id) is attached to a body, not to a world point") }
+        if joints[j].localB == point { return }
+        joints[j].localB = point
+        wakeBody(Int(joints[j].bodyA))
+    }
+
+    /// Updates the tunable values of a joint (length and range, spring, friction); wakes its bodies.
+    public func setJointParameters(_ id: JointID, length: Float, minLength: Float, maxLength: Float, hertz: Float,
+                                   dampingRatio: Float, maxFrictionTorque: Float) throws {
+        for (name, v) in [("length", length), ("min length", minLength), ("frequency", hertz), ("damping", dampingRatio),
+                          ("friction torque", maxFrictionTorque)] {
+            if !(v.isFinite && v >= 0) { throw DynamicsError("\(id) \(name) must be finite and not negative, got \(v)") }
+        }
+        if !(maxLength >= minLength) { throw DynamicsError("\(id) max length must be at least its min length") }
+        let j = checkedJoint(id)
+        var jr = joints[j]
+        if jr.length == length && jr.minLength == minLength && jr.maxLength == maxLength && jr.hertz == hertz
+            && jr.dampingRatio == dampingRatio && jr.maxFrictionTorque == maxFrictionTorque { return }
+        jr.length = length; jr.minLength = minLength; jr.maxLength = maxLength
+        jr.hertz = hertz; jr.dampingRatio = dampingRatio; jr.maxFrictionTorque = maxFrictionTorque
+        joints[j] = jr
+        wakeBody(Int(jr.bodyA))
+        if jr.bodyB >= 0 { wakeBody(Int(jr.bodyB)) }
+    }
+
+    /// World positions of a joint's two anchors (for drawing and checks).
+    public func jointAnchors(_ id: JointID) -> (a: Vec2, b: Vec2) {
+        let j = checkedJoint(id)
+        let jr = joints[j]
+        let sa = Int(bodies.slot[Int(jr.bodyA)])
+        let a = bodies.position[sa] + bodies.rotation[sa].rotate(jr.localA)
+        var b = jr.localB
+        if jr.bodyB >= 0 {
+            let sb = Int(bodies.slot[Int(jr.bodyB)])
+            b = bodies.position[sb] + bodies.rotation[sb].rotate(jr.localB)
+        }
+        return (a, b)
+    }
+
+    /// The joint's current relative angle (B − A − reference), radians.
+    public func jointAngle(_ id: JointID) -> Float {
+        let j = checkedJoint(id)
+        let jr = joints[j]
+        let qA = bodies.rotation[Int(bodies.slot[Int(jr.bodyA)])]
+        let qB = jr.bodyB >= 0 ? bodies.rotation[Int(bodies.slot[Int(jr.bodyB)])] : Rot.identity
+        return unwind(relativeAngle(qA, qB) - jr.referenceAngle)
+    }
+}

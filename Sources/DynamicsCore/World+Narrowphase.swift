@@ -1,0 +1,195 @@
+extension World {
+    /// Loads a shape of a body into world coordinates. Returns false for a circle (handled separately).
+    @inline(__always)
+    func loadPolygon(_ shape: ShapeRecord, position p: Vec2, rotation q: Rot, into out: inout WorldPolygon,
+                     vertices pv: UnsafeBufferPointer<Vec2>, normals pn: UnsafeBufferPointer<Vec2>) {
+        switch shape.kind {
+        case .polygon:
+            let vs = Int(shape.vertexStart), n = Int(shape.vertexCount)
+            for k in 0..<n {
+                out.vertices[k] = p + q.rotate(pv[vs + k])
+                out.normals[k] = q.rotate(pn[vs + k])
+            }
+            out.count = n
+        case .segment:
+            let a = p + q.rotate(shape.p0), b = p + q.rotate(shape.p1)
+            let nrm = normalized(leftPerp(b - a))
+            out.vertices[0] = a; out.vertices[1] = b
+            out.normals[0] = nrm; out.normals[1] = -nrm
+            out.count = 2
+        case .circle:
+            out.count = 0
+        }
+    }
+
+    /// Manifold between shape `a` of the body at (pA, qA) and shape `b` of the body at (pB, qB); normal from a to b.
+    @inline(__always)
+    func collide(_ a: ShapeRecord, _ pA: Vec2, _ qA: Rot, _ b: ShapeRecord, _ pB: Vec2, _ qB: Rot, specDist: Float,
+                 vertices pv: UnsafeBufferPointer<Vec2>, normals pn: UnsafeBufferPointer<Vec2>) -> Manifold {
+        switch (a.kind, b.kind) {
+        case (.circle, .circle):
+            return collideCircles(centerA: pA + qA.rotate(a.p0), radiusA: a.radius,
+                                  centerB: pB + qB.rotate(b.p0), radiusB: b.radius, specDist: specDist)
+        case (.circle, _):
+            loadPolygon(b, position: pB, rotation: qB, into: &scratchPolygonB, vertices: pv, normals: pn)
+            var m = collidePolygonCircle(scratchPolygonB, center: pA + qA.rotate(a.p0), radius: a.radius, specDist: specDist)
+            m.normal = -m.normal
+            return m
+        case (_, .circle):
+            loadPolygon(a, position: pA, rotation: qA, into: &scratchPolygonA, vertices: pv, normals: pn)
+            return collidePolygonCircle(scratchPolygonA, center: pB + qB.rotate(b.p0), radius: b.radius, specDist: specDist)
+        default:
+            loadPolygon(a, position: pA, rotation: qA, into: &scratchPolygonA, vertices: pv, normals: pn)
+            loadPolygon(b, position: pB, rotation: qB, into: &scratchPolygonB, vertices: pv, normals: pn)
+            return collidePolygons(scratchPolygonA, scratchPolygonB, specDist: specDist, linearSlop: settings.linearSlop)
+        }
+    }
+
+    /// Stage 3b: manifolds for every candidate pair, merged with last step's contacts (both sorted by key) for
+    /// warm starting and touch events. Sleeping islands that an awake body reaches are woken here.
+    func narrowphase(dt: Float) {
+        if contactsNeedSort { contacts.sort(by: <); contactsNeedSort = false }
+        newContacts.removeAll(keepingCapacity: true)
+        wakeList.removeAll(keepingCapacity: true)
+        let slop = settings.linearSlop
+        let beginTouch = slop            // touching starts at this separation or less
+        let endTouch = 3 * slop          // and ends above this (hysteresis against flicker)
+        let margin = settings.speculativeDistance
+        let pos = bodies.position.base, rot = bodies.rotation.base, vel = bodies.velocity.base
+        let angVel = bodies.angularVelocity.base, ext = bodies.extent.base, grav = bodies.gravity.base
+        let awakeCount = bodies.awakeCount
+        var oi = 0
+        let oldCount = contacts.count
+
+        polygonVertices.withUnsafeBufferPointer { pv in
+        polygonNormals.withUnsafeBufferPointer { pn in
+        contacts.withUnsafeMutableBufferPointer { old in
+            for key in pairs {
+                while oi < oldCount && old[oi].keyHi < key {
+                    if old[oi].touching { contactEndedEvents.append(endedEvent(old[oi])) }
+                    oi += 1
+                }
+                let oldStart = oi
+                while oi < oldCount && old[oi].keyHi == key { oi += 1 }
+                let ia = Int(key >> 32), ib = Int(key & 0xFFFF_FFFF)
+                let sa = Int(bodies.slot[ia]), sb = Int(bodies.slot[ib])
+                let pA = pos[sa], qA = rot[sa], pB = pos[sb], qB = rot[sb]
+                // How far the pair can close this step, plus the speculative margin.
+                var closing = length(vel[sb] - vel[sa]) + abs(angVel[sa]) * ext[sa] + abs(angVel[sb]) * ext[sb]
+                closing += length(grav[sb] - grav[sa]) * dt
+                let specDist = margin + closing * dt
+                // Cheap rejection by bounding circles.
+                if length(pB - pA) - ext[sa] - ext[sb] > specDist {
+                    for k in oldStart..<oi where old[k].touching { contactEndedEvents.append(endedEvent(old[k])) }
+                    continue
+                }
+                let friction = (bodies.friction[ia] * bodies.friction[ib]).squareRoot()
+                let restitution = Swift.max(bodies.restitution[ia], bodies.restitution[ib])
+                let startA = Int(bodies.shapeStart[ia]), countA = Int(bodies.shapeCount[ia])
+                let startB = Int(bodies.shapeStart[ib]), countB = Int(bodies.shapeCount[ib])
+                var anyPoints = false
+                for la in 0..<countA {
+                    let shapeA = shapes[startA + la]
+                    for lb in 0..<countB {
+                        let shapeB = shapes[startB + lb]
+                        var m = collide(shapeA, pA, qA, shapeB, pB, qB, specDist: specDist, vertices: pv, normals: pn)
+                        let lo = UInt32(la) << 16 | UInt32(lb)
+                        var previous: Int = -1
+                        for k in oldStart..<oi where old[k].keyLo == lo { previous = k; break }
+                        let wasTouching = previous >= 0 && old[previous].touching
+                        if m.pointCount == 0 {
+                            if wasTouching { contactEndedEvents.append(endedEvent(old[previous])) }
+                            continue
+                        }
+                        anyPoints = true
+                        // Anchors, relative velocity, and warm-start impulses matched by feature id.
+                        for k in 0..<m.pointCount {
+                            var p = m[k]
+                            p.anchorA = p.point - pA
+                            p.anchorB = p.point - pB
+                            let vrA = vel[sa] + cross(angVel[sa], p.anchorA)
+                            let vrB = vel[sb] + cross(angVel[sb], p.anchorB)
+                            p.relativeVelocity = dot(m.normal, vrB - vrA)
+                            if previous >= 0 {
+                                let om = old[previous].manifold
+                                for j in 0..<om.pointCount where om[j].id == p.id {
+                                    p.normalImpulse = om[j].normalImpulse
+                                    p.tangentImpulse = om[j].tangentImpulse
+                                    break
+                                }
+                            }
+                            m[k] = p
+                        }
+                        let sep = m.minSeparation
+                        let touching = wasTouching ? sep <= endTouch : sep <= beginTouch
+                        if touching && !wasTouching {
+                            contactBeganEvents.append(ContactBeganEvent(
+                                bodyA: BodyID(index: Int32(ia), generation: bodies.generation[ia]),
+                                bodyB: BodyID(index: Int32(ib), generation: bodies.generation[ib]),
+                                shapeA: la, shapeB: lb, point: m.points.0.point, normal: m.normal))
+                        } else if !touching && wasTouching {
+                            contactEndedEvents.append(endedEvent(old[previous]))
+                        }
+                        newContacts.append(Contact(keyHi: key, keyLo: lo, manifold: m, friction: friction,
+                                                   restitution: restitution, touching: touching))
+                    }
+                }
+                // An awake body reaching a sleeping one wakes its island.
+                if anyPoints {
+                    if sa >= awakeCount, bodies.sleepingIsland[ia] >= 0 { wakeList.append(bodies.sleepingIsland[ia]) }
+                    if sb >= awakeCount, bodies.sleepingIsland[ib] >= 0 { wakeList.append(bodies.sleepingIsland[ib]) }
+                }
+            }
+            while oi < oldCount {
+                if old[oi].touching { contactEndedEvents.append(endedEvent(old[oi])) }
+                oi += 1
+            }
+        }
+        }
+        }
+        swap(&contacts, &newContacts)
+        if !wakeList.isEmpty {
+            wakeList.sort()
+            var last: Int32 = -1
+            for k in wakeList where k != last { wakeIsland(k); last = k }
+        }
+        if contactsNeedSort { contacts.sort(by: <); contactsNeedSort = false }
+    }
+
+    // MARK: - Waking
+
+    func wakeBody(_ i: Int) {
+        let k = bodies.sleepingIsland[i]
+        if k >= 0 { wakeIsland(k) }
+        if bodies.type[i] == .dynamic {
+            let s = Int(bodies.slot[i])
+            if s < bodies.awakeCount { bodies.sleepTime[s] = 0 }
+        }
+    }
+
+    /// Moves a sleeping island back into the awake range with its contacts.
+    func wakeIsland(_ k: Int32) {
+        let index = Int(k)
+        guard islands[index].inUse else { return }
+        let members = islands[index].bodies
+        for b in members {
+            let i = Int(b)
+            bodies.sleepingIsland[i] = -1
+            if bodies.binned[i] { unbin(id: i) }
+            bodies.makeAwake(slot: Int(bodies.slot[i]))
+            bodies.sleepTime[Int(bodies.slot[i])] = 0
+        }
+        contacts.append(contentsOf: islands[index].contacts)
+        contactsNeedSort = true
+        islands[index] = SleepingIsland()
+        freeIslands.append(k)
+        awakeJointsDirty = true
+    }
+
+    /// Wakes the sleeping islands that have a contact with the (static) body `b`.
+    func wakeIslandsTouching(body b: Int32) {
+        for k in 0..<islands.count where islands[k].inUse {
+            if islands[k].contacts.contains(where: { $0.bodyA == b || $0.bodyB == b }) { wakeIsland(Int32(k)) }
+        }
+    }
+}

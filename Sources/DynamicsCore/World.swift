@@ -1,0 +1,558 @@
+/// A shape as stored: geometry relative to the body's center of mass, in the body's frame.
+@usableFromInline
+struct ShapeRecord {
+    @usableFromInline enum Kind: UInt8 { case circle, polygon, segment }
+    @usableFromInline var kind: Kind
+    @usableFromInline var vertexStart: Int32     // polygons: into `polygonVertices` / `polygonNormals`
+    @usableFromInline var vertexCount: Int32
+    @usableFromInline var radius: Float          // circles
+    @usableFromInline var p0: Vec2               // circle center, or segment start
+    @usableFromInline var p1: Vec2               // segment end
+}
+
+/// A persistent contact between two shapes of two bodies; keyed by (bodies, shapes) so the contact list can be
+/// kept sorted and merged with the new pairs each step, which gives warm starting and began/ended events without
+/// a hash map.
+@usableFromInline
+struct Contact {
+    @usableFromInline var keyHi: UInt64      // bodyA << 32 | bodyB (id indices, A < B)
+    @usableFromInline var keyLo: UInt32      // local shape A << 16 | local shape B
+    @usableFromInline var manifold: Manifold
+    @usableFromInline var friction: Float
+    @usableFromInline var restitution: Float
+    @usableFromInline var touching: Bool
+
+    @inline(__always) var bodyA: Int32 { Int32(truncatingIfNeeded: keyHi >> 32) }
+    @inline(__always) var bodyB: Int32 { Int32(truncatingIfNeeded: keyHi & 0xFFFF_FFFF) }
+    @inline(__always) static func < (a: Contact, b: Contact) -> Bool {
+        a.keyHi != b.keyHi ? a.keyHi < b.keyHi : a.keyLo < b.keyLo
+    }
+}
+
+/// A sleeping island: its bodies sit outside the awake range and its contacts wait here, untouched, until
+/// something wakes it.
+@usableFromInline
+struct SleepingIsland {
+    @usableFromInline var bodies: [Int32] = []
+    @usableFromInline var contacts: [Contact] = []
+    @usableFromInline var inUse = false
+}
+
+/// The simulation: bodies, shapes, joints, contacts, and the step.
+///
+/// ```swift
+/// let world = World()
+/// world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
+/// var box = BodyDefinition.box(center: Vec2(100, 0), width: 10, height: 10)
+/// box.gravity = Vec2(0, 1000)
+/// box.collisionClass = 1
+/// let id = try world.createBody(box)
+/// for _ in 0..<60 { world.step(dt: 1.0 / 60, substeps: 4) }
+/// print(world.origin(of: id))
+/// ```
+///
+/// Not thread-safe: use one world from one thread at a time. Separate worlds are independent.
+public final class World {
+    public var settings: WorldSettings {
+        didSet { if settings.gridCellSize != oldValue.gridCellSize { cellSize = 0 } }
+    }
+
+    @usableFromInline let bodies = BodyStore()
+    @usableFromInline var shapes: [ShapeRecord] = []
+    @usableFromInline var polygonVertices: [Vec2] = []
+    @usableFromInline var polygonNormals: [Vec2] = []
+    @usableFromInline var deadShapeCount = 0
+
+    @usableFromInline var joints: [JointRecord] = []
+    @usableFromInline var jointGeneration: [UInt32] = []
+    @usableFromInline var jointAlive: [Bool] = []
+    @usableFromInline var freeJoints: [Int32] = []
+    @usableFromInline var awakeJoints: [Int32] = []
+    @usableFromInline var awakeJointsDirty = false
+
+    @usableFromInline var contacts: [Contact] = []
+    @usableFromInline var newContacts: [Contact] = []
+    @usableFromInline var contactsNeedSort = false
+    @usableFromInline var islands: [SleepingIsland] = []
+    @usableFromInline var freeIslands: [Int32] = []
+
+    // Collision filtering: `collides[a * classCount + b]`; `classActive[c]` when class c collides with anything.
+    @usableFromInline var classCount = 1
+    @usableFromInline var collides: [Bool] = [false]
+    @usableFromInline var classActive: [Bool] = [false]
+
+    // Broadphase state and scratch (reused; the steady step allocates nothing).
+    @usableFromInline var cellSize: Float = 0
+    @usableFromInline var staticGrid = StaticGrid()
+    @usableFromInline var awakeBoxes: [AABB] = []
+    @usableFromInline var cellEntries: [UInt64] = []
+    @usableFromInline var pairs: [UInt64] = []
+    @usableFromInline var sortScratch: [UInt64] = []
+    @usableFromInline var sortCounts: [Int] = []
+    @usableFromInline var awakeOversize: [Int32] = []
+    @usableFromInline var wakeList: [Int32] = []
+    @usableFromInline var scratchPolygonA = WorldPolygon(vertices: .allocate(capacity: maxPolygonVertices), normals: .allocate(capacity: maxPolygonVertices), count: 0)
+    @usableFromInline var scratchPolygonB = WorldPolygon(vertices: .allocate(capacity: maxPolygonVertices), normals: .allocate(capacity: maxPolygonVertices), count: 0)
+
+    // Solver scratch.
+    @usableFromInline var constraints: [ContactConstraint] = []
+    @usableFromInline var unionParent: [Int32] = []
+    @usableFromInline var islandMinSleep: [Float] = []
+    @usableFromInline var dampingH: Float = 0
+
+    /// Contact events of the last step (cleared at the start of each step).
+    public internal(set) var contactBeganEvents: [ContactBeganEvent] = []
+    public internal(set) var contactEndedEvents: [ContactEndedEvent] = []
+    /// Bodies that fell asleep in the last step (their final state should be written back once).
+    public internal(set) var bodiesFallenAsleep: [BodyID] = []
+    /// Timings of the last step.
+    public internal(set) var profile = StepProfile()
+    /// Number of steps taken.
+    public internal(set) var stepCount = 0
+
+    public init(settings: WorldSettings = WorldSettings()) {
+        self.settings = settings
+    }
+
+    deinit {
+        scratchPolygonA.vertices.deallocate(); scratchPolygonA.normals.deallocate()
+        scratchPolygonB.vertices.deallocate(); scratchPolygonB.normals.deallocate()
+    }
+
+    // MARK: - Counts
+
+    public var bodyCount: Int { bodies.count }
+    public var awakeBodyCount: Int { bodies.awakeCount }
+    public var contactCount: Int { contacts.count }
+    public var touchingContactCount: Int { contacts.reduce(0) { $0 + ($1.touching ? 1 : 0) } }
+    public var jointCount: Int { jointAlive.reduce(0) { $0 + ($1 ? 1 : 0) } }
+    public var sleepingIslandCount: Int { islands.reduce(0) { $0 + ($1.inUse ? 1 : 0) } }
+
+    /// Approximate engine memory per body, bytes (columns only; shapes and contacts extra).
+    public static var bytesPerBody: Int { BodyStore.bytesPerBody }
+
+    // MARK: - Collision filtering
+
+    /// Sets which pairs of collision classes collide. `rule(a, b)` is asked for a ≤ b and mirrored. Class 0 is
+    /// reserved for bodies that collide with nothing, whatever `rule` says.
+    public func setCollisionMatrix(classCount: Int, rule: (Int, Int) -> Bool) {
+        precondition(classCount >= 1, "collision class count must be at least 1")
+        self.classCount = classCount
+        collides = [Bool](repeating: false, count: classCount * classCount)
+        classActive = [Bool](repeating: false, count: classCount)
+        for a in 1..<max(classCount, 1) {
+            for b in a..<classCount where rule(a, b) {
+                collides[a * classCount + b] = true
+                collides[b * classCount + a] = true
+                classActive[a] = true
+                classActive[b] = true
+            }
+        }
+        // Filtering changed: pairs that no longer collide are dropped by the next narrowphase; sleeping bodies
+        // may now meet new partners, so wake everything.
+        wakeAll()
+    }
+
+    // MARK: - Bodies
+
+    /// Creates a body. Refuses non-finite values, missing shapes, negative masses and damping, and unknown
+    /// collision classes.
+    @discardableResult
+    public func createBody(_ def: BodyDefinition) throws -> BodyID {
+        try validate(def)
+        let id: Int32
+        if let reused = bodies.freeIDs.popLast() {
+            id = reused
+        } else {
+            id = Int32(bodies.idCapacity)
+            bodies.slot.append(-1); bodies.generation.append(0); bodies.alive.append(false)
+            bodies.type.append(.dynamic); bodies.shapeStart.append(0); bodies.shapeCount.append(0)
+            bodies.localCenter.append(.zero); bodies.mass.append(0); bodies.inertia.append(0)
+            bodies.allowsRotation.append(true); bodies.restitution.append(0); bodies.friction.append(0)
+            bodies.charge.append(0); bodies.linearDamping.append(0); bodies.angularDamping.append(0)
+            bodies.collisionClass.append(0); bodies.userTag.append(-1); bodies.sleepingIsland.append(-1)
+            bodies.staticBox.append(AABB(lower: .zero, upper: .zero)); bodies.binned.append(false)
+            bodies.joints.append([])
+        }
+        let i = Int(id)
+        bodies.generation[i] &+= 1
+        bodies.alive[i] = true
+        bodies.type[i] = def.type
+        bodies.allowsRotation[i] = def.allowsRotation
+        bodies.restitution[i] = def.restitution
+        bodies.friction[i] = def.friction
+        bodies.charge[i] = def.charge
+        bodies.linearDamping[i] = def.linearDamping
+        bodies.angularDamping[i] = def.angularDamping
+        bodies.collisionClass[i] = def.collisionClass
+        bodies.userTag[i] = def.userTag
+        bodies.sleepingIsland[i] = -1
+        bodies.binned[i] = false
+        bodies.joints[i] = []
+
+        let s = bodies.appendSlot(id: id)
+        setShapesUnchecked(id: i, slot: s, shapes: def.shapes)
+        let q = Rot(angle: def.angle)
+        bodies.rotation[s] = q
+        bodies.position[s] = def.position + q.rotate(bodies.localCenter[i])
+        bodies.gravity[s] = def.gravity
+        updateDampingFactors(slot: s, id: i)
+        if def.type == .dynamic {
+            bodies.velocity[s] = def.linearVelocity
+            bodies.angularVelocity[s] = def.allowsRotation ? def.angularVelocity : 0
+            bodies.makeAwake(slot: s)
+        } else {
+            bin(id: i)
+        }
+        return BodyID(index: id, generation: bodies.generation[i])
+    }
+
+    func validate(_ def: BodyDefinition) throws {
+        try requireFinite(def.position, "body position")
+        try requireFinite(def.angle, "body angle")
+        try requireFinite(def.linearVelocity, "body velocity")
+        try requireFinite(def.angularVelocity, "body angular velocity")
+        try requireFinite(def.gravity, "body gravity")
+        for (name, v) in [("linear damping", def.linearDamping), ("angular damping", def.angularDamping),
+                          ("restitution", def.restitution), ("friction", def.friction)] {
+            if !(v.isFinite && v >= 0) { throw DynamicsError("body \(name) must be finite and not negative, got \(v)") }
+        }
+        try requireFinite(def.charge, "body charge")
+        if def.shapes.isEmpty { throw DynamicsError("a body needs at least one shape") }
+        if def.shapes.count > 0xFFFF { throw DynamicsError("a body may have at most 65535 shapes") }
+        for (k, shape) in def.shapes.enumerated() {
+            try shape.geometry.validate("shape \(k)")
+            if !(shape.mass.isFinite && shape.mass >= 0) {
+                throw DynamicsError("shape \(k) mass must be finite and not negative, got \(shape.mass)")
+            }
+        }
+        if def.type == .dynamic && def.shapes.reduce(0, { $0 + $1.mass }) <= 0 {
+            throw DynamicsError("a dynamic body needs a positive mass")
+        }
+        if def.collisionClass < 0 || Int(def.collisionClass) >= classCount {
+            throw DynamicsError("collision class \(def.collisionClass) is not in the collision matrix (0..<\(classCount))")
+        }
+    }
+
+    /// Stores the shapes, computes mass, inertia and center of mass. Shapes are kept relative to the COM.
+    func setShapesUnchecked(id i: Int, slot s: Int, shapes defs: [ShapeDefinition]) {
+        if bodies.shapeCount[i] > 0 { deadShapeCount += Int(bodies.shapeCount[i]) }
+        var totalMass: Float = 0
+        var com = Vec2.zero
+        for d in defs {
+            totalMass += d.mass
+            com += d.mass * d.geometry.massShape.centroid
+        }
+        if totalMass > 0 { com /= totalMass } else {
+            com = defs.reduce(Vec2.zero) { $0 + $1.geometry.massShape.centroid } / Float(defs.count)
+        }
+        if bodies.type[i] == .static { com = .zero }
+        var inertia: Float = 0
+        var ext: Float = 0
+        for d in defs {
+            let ms = d.geometry.massShape
+            inertia += d.mass * (ms.inertiaPerMass + lengthSquared(ms.centroid - com))
+            ext = max(ext, d.geometry.maxExtent(from: com))
+        }
+        bodies.shapeStart[i] = Int32(shapes.count)
+        bodies.shapeCount[i] = Int32(defs.count)
+        for d in defs {
+            switch d.geometry {
+            case let .circle(c, r):
+                shapes.append(ShapeRecord(kind: .circle, vertexStart: 0, vertexCount: 0, radius: r, p0: c - com, p1: .zero))
+            case let .segment(a, b):
+                shapes.append(ShapeRecord(kind: .segment, vertexStart: 0, vertexCount: 2, radius: 0, p0: a - com, p1: b - com))
+            case let .polygon(p):
+                shapes.append(ShapeRecord(kind: .polygon, vertexStart: Int32(polygonVertices.count),
+                                          vertexCount: Int32(p.vertices.count), radius: 0, p0: .zero, p1: .zero))
+                polygonVertices.append(contentsOf: p.vertices.map { $0 - com })
+                polygonNormals.append(contentsOf: p.normals)
+            }
+        }
+        bodies.localCenter[i] = com
+        bodies.mass[i] = totalMass
+        bodies.inertia[i] = inertia
+        bodies.extent[s] = ext
+        updateMass(id: i, slot: s)
+        if deadShapeCount > 1024 && deadShapeCount > shapes.count / 2 { compactShapes() }
+    }
+
+    func updateMass(id i: Int, slot s: Int) {
+        if bodies.type[i] == .static {
+            bodies.invMass[s] = 0; bodies.invInertia[s] = 0
+        } else {
+            let m = bodies.mass[i], I = bodies.inertia[i]
+            bodies.invMass[s] = m > 0 ? 1 / m : 0
+            bodies.invInertia[s] = (bodies.allowsRotation[i] && I > 0) ? 1 / I : 0
+        }
+    }
+
+    func compactShapes() {
+        var newShapes: [ShapeRecord] = []
+        var newVertices: [Vec2] = [], newNormals: [Vec2] = []
+        newShapes.reserveCapacity(shapes.count - deadShapeCount)
+        for i in 0..<bodies.idCapacity where bodies.alive[i] {
+            let start = Int(bodies.shapeStart[i]), n = Int(bodies.shapeCount[i])
+            bodies.shapeStart[i] = Int32(newShapes.count)
+            for k in start..<(start + n) {
+                var sh = shapes[k]
+                if sh.kind == .polygon {
+                    let vs = Int(sh.vertexStart), vc = Int(sh.vertexCount)
+                    sh.vertexStart = Int32(newVertices.count)
+                    newVertices.append(contentsOf: polygonVertices[vs..<(vs + vc)])
+                    newNormals.append(contentsOf: polygonNormals[vs..<(vs + vc)])
+                }
+                newShapes.append(sh)
+            }
+        }
+        shapes = newShapes; polygonVertices = newVertices; polygonNormals = newNormals
+        deadShapeCount = 0
+    }
+
+    @inline(__always) func checkedIndex(_ id: BodyID, _ what: String = "body") -> Int {
+        precondition(bodies.isValid(id), "\(id) is stale or was never created (\(what))")
+        return Int(id.index)
+    }
+
+    public func isValid(_ id: BodyID) -> Bool { bodies.isValid(id) }
+
+    /// Destroys a body, its joints and its contacts (touching contacts report an ended event at the next step).
+    public func destroyBody(_ id: BodyID) throws {
+        guard bodies.isValid(id) else { throw DynamicsError("cannot destroy \(id): it is stale or was never created") }
+        let i = Int(id.index)
+        wakeBody(i)
+        if bodies.type[i] == .static { wakeIslandsTouching(body: Int32(i)) }
+        for j in bodies.joints[i] { destroyJointUnchecked(Int(j)) }
+        removeContacts(ofBody: Int32(i))
+        if bodies.binned[i] { unbin(id: i) }
+        var s = Int(bodies.slot[i])
+        if s < bodies.awakeCount { bodies.makeNotAwake(slot: s); s = Int(bodies.slot[i]) }
+        bodies.removeSlot(s)
+        deadShapeCount += Int(bodies.shapeCount[i])
+        bodies.shapeCount[i] = 0
+        bodies.alive[i] = false
+        bodies.slot[i] = -1
+        bodies.freeIDs.append(Int32(i))
+    }
+
+    /// Removes every active contact of a body, reporting touching ones as ended.
+    func removeContacts(ofBody b: Int32) {
+        var kept = 0
+        for k in 0..<contacts.count {
+            let c = contacts[k]
+            if c.bodyA == b || c.bodyB == b {
+                if c.touching { pendingEnded.append(endedEvent(c)) }
+                continue
+            }
+            contacts[kept] = c; kept += 1
+        }
+        contacts.removeLast(contacts.count - kept)
+    }
+
+    @usableFromInline var pendingEnded: [ContactEndedEvent] = []
+
+    func endedEvent(_ c: Contact) -> ContactEndedEvent {
+        let a = Int(c.bodyA), b = Int(c.bodyB)
+        return ContactEndedEvent(bodyA: BodyID(index: c.bodyA, generation: bodies.generation[a]),
+                                 bodyB: BodyID(index: c.bodyB, generation: bodies.generation[b]),
+                                 shapeA: Int(c.keyLo >> 16), shapeB: Int(c.keyLo & 0xFFFF))
+    }
+
+    // MARK: - Body state
+
+    /// The body origin (the item's center), points.
+    public func origin(of id: BodyID) -> Vec2 {
+        let i = checkedIndex(id), s = Int(bodies.slot[i])
+        return bodies.position[s] - bodies.rotation[s].rotate(bodies.localCenter[i])
+    }
+    /// The center of mass, points.
+    public func centerOfMass(of id: BodyID) -> Vec2 { bodies.position[Int(bodies.slot[checkedIndex(id)])] }
+    public func rotation(of id: BodyID) -> Rot { bodies.rotation[Int(bodies.slot[checkedIndex(id)])] }
+    public func angle(of id: BodyID) -> Float { rotation(of: id).angle }
+    /// Velocity of the center of mass, points/s.
+    public func velocity(of id: BodyID) -> Vec2 { bodies.velocity[Int(bodies.slot[checkedIndex(id)])] }
+    public func angularVelocity(of id: BodyID) -> Float { bodies.angularVelocity[Int(bodies.slot[checkedIndex(id)])] }
+    public func mass(of id: BodyID) -> Float { bodies.mass[checkedIndex(id)] }
+    public func inertia(of id: BodyID) -> Float { bodies.inertia[checkedIndex(id)] }
+    public func charge(of id: BodyID) -> Float { bodies.charge[checkedIndex(id)] }
+    public func isAwake(_ id: BodyID) -> Bool { Int(bodies.slot[checkedIndex(id)]) < bodies.awakeCount }
+    public func userTag(of id: BodyID) -> Int32 { bodies.userTag[checkedIndex(id)] }
+    public func type(of id: BodyID) -> BodyType { bodies.type[checkedIndex(id)] }
+
+    /// Moves the body origin to `origin` with rotation `angle`; wakes it.
+    public func setTransform(_ id: BodyID, origin: Vec2, angle: Float) throws {
+        try requireFinite(origin, "\(id) position"); try requireFinite(angle, "\(id) angle")
+        let i = checkedIndex(id)
+        wakeBody(i)
+        let s = Int(bodies.slot[i])
+        let q = Rot(angle: angle)
+        bodies.rotation[s] = q
+        bodies.position[s] = origin + q.rotate(bodies.localCenter[i])
+        if bodies.binned[i] { unbin(id: i); bin(id: i) }
+        if bodies.type[i] == .static { wakeIslandsTouching(body: Int32(i)) }
+    }
+
+    public func setVelocity(_ id: BodyID, _ v: Vec2) throws {
+        try requireFinite(v, "\(id) velocity")
+        let i = checkedIndex(id)
+        guard bodies.type[i] == .dynamic else { return }
+        wakeBody(i)
+        bodies.velocity[Int(bodies.slot[i])] = v
+    }
+
+    public func setAngularVelocity(_ id: BodyID, _ w: Float) throws {
+        try requireFinite(w, "\(id) angular velocity")
+        let i = checkedIndex(id)
+        guard bodies.type[i] == .dynamic, bodies.allowsRotation[i] else { return }
+        wakeBody(i)
+        bodies.angularVelocity[Int(bodies.slot[i])] = w
+    }
+
+    /// Applies an impulse (mass·points/s) at a body-local offset from the body origin; wakes the body.
+    public func applyImpulse(_ id: BodyID, _ impulse: Vec2, atLocalOffset offset: Vec2 = .zero) throws {
+        try requireFinite(impulse, "\(id) impulse"); try requireFinite(offset, "\(id) impulse offset")
+        let i = checkedIndex(id)
+        guard bodies.type[i] == .dynamic else { return }
+        wakeBody(i)
+        let s = Int(bodies.slot[i])
+        let r = bodies.rotation[s].rotate(offset - bodies.localCenter[i])
+        bodies.velocity[s] += bodies.invMass[s] * impulse
+        bodies.angularVelocity[s] += bodies.invInertia[s] * cross(r, impulse)
+    }
+
+    /// Sets the constant acceleration (points/s²) applied every step; wakes the body when it changes.
+    public func setGravity(_ id: BodyID, _ g: Vec2) throws {
+        try requireFinite(g, "\(id) gravity")
+        let i = checkedIndex(id)
+        if bodies.gravity[Int(bodies.slot[i])] == g { return }
+        wakeBody(i)
+        bodies.gravity[Int(bodies.slot[i])] = g
+    }
+
+    /// Sets the constant force (mass·points/s²) applied every step, with its torque given by two body-frame
+    /// moments: torque = cos(angle)·torqueA − sin(angle)·torqueB, where for forces F_k applied at body-local offsets
+    /// o_k (from the center of mass), torqueA = Σ cross(o_k, F_k) and torqueB = Σ dot(o_k, F_k).
+    public func setConstantForce(_ id: BodyID, force: Vec2, torqueA: Float, torqueB: Float) throws {
+        try requireFinite(force, "\(id) force"); try requireFinite(torqueA, "\(id) torque"); try requireFinite(torqueB, "\(id) torque")
+        let i = checkedIndex(id)
+        let s = Int(bodies.slot[i])
+        if bodies.force[s] == force && bodies.torqueA[s] == torqueA && bodies.torqueB[s] == torqueB { return }
+        wakeBody(i)
+        let s2 = Int(bodies.slot[i])
+        bodies.force[s2] = force; bodies.torqueA[s2] = torqueA; bodies.torqueB[s2] = torqueB
+    }
+
+    /// The local center of mass relative to the body origin.
+    public func localCenter(of id: BodyID) -> Vec2 { bodies.localCenter[checkedIndex(id)] }
+
+    /// Sets material and damping; wakes the body when anything changes.
+    public func setMaterial(_ id: BodyID, restitution: Float, friction: Float, linearDamping: Float,
+                            angularDamping: Float, charge: Float) throws {
+        for (name, v) in [("elasticity", restitution), ("friction", friction), ("resistance", linearDamping),
+                          ("angular resistance", angularDamping)] {
+            if !(v.isFinite && v >= 0) { throw DynamicsError("\(id) \(name) must be finite and not negative, got \(v)") }
+        }
+        try requireFinite(charge, "\(id) charge")
+        let i = checkedIndex(id)
+        if bodies.restitution[i] == restitution && bodies.friction[i] == friction && bodies.linearDamping[i] == linearDamping
+            && bodies.angularDamping[i] == angularDamping && bodies.charge[i] == charge { return }
+        wakeBody(i)
+        bodies.restitution[i] = restitution; bodies.friction[i] = friction
+        bodies.linearDamping[i] = linearDamping; bodies.angularDamping[i] = angularDamping
+        bodies.charge[i] = charge
+        updateDampingFactors(slot: Int(bodies.slot[i]), id: i)
+    }
+
+    func updateDampingFactors(slot s: Int, id i: Int) {
+        let h = dampingH > 0 ? dampingH : Float(1.0 / 240.0)
+        bodies.linearDampingFactor[s] = _exp(-bodies.linearDamping[i] * h)
+        bodies.angularDampingFactor[s] = _exp(-bodies.angularDamping[i] * h)
+    }
+
+    /// Replaces the body's shapes (and so its mass); keeps the origin where it is.
+    public func setShapes(_ id: BodyID, _ defs: [ShapeDefinition]) throws {
+        let i = checkedIndex(id)
+        if defs.isEmpty { throw DynamicsError("\(id): a body needs at least one shape") }
+        for (k, shape) in defs.enumerated() {
+            try shape.geometry.validate("\(id) shape \(k)")
+            if !(shape.mass.isFinite && shape.mass >= 0) { throw DynamicsError("\(id) shape \(k) mass must be finite and not negative") }
+        }
+        if bodies.type[i] == .dynamic && defs.reduce(0, { $0 + $1.mass }) <= 0 { throw DynamicsError("\(id): a dynamic body needs a positive mass") }
+        let o = origin(of: id)
+        wakeBody(i)
+        let s = Int(bodies.slot[i])
+        let wasBinned = bodies.binned[i]
+        if wasBinned { unbin(id: i) }
+        removeContacts(ofBody: Int32(i))
+        setShapesUnchecked(id: i, slot: s, shapes: defs)
+        bodies.position[s] = o + bodies.rotation[s].rotate(bodies.localCenter[i])
+        if wasBinned { bin(id: i) }
+    }
+
+    /// Sets whether the body may rotate; wakes it.
+    public func setAllowsRotation(_ id: BodyID, _ allows: Bool) {
+        let i = checkedIndex(id)
+        if bodies.allowsRotation[i] == allows { return }
+        wakeBody(i)
+        bodies.allowsRotation[i] = allows
+        let s = Int(bodies.slot[i])
+        updateMass(id: i, slot: s)
+        if !allows { bodies.angularVelocity[s] = 0 }
+    }
+
+    /// Changes the mass of a dynamic body, keeping its shapes (inertia scales with it).
+    public func setMass(_ id: BodyID, _ mass: Float) throws {
+        if !(mass.isFinite && mass > 0) { throw DynamicsError("\(id) mass must be positive and finite, got \(mass)") }
+        let i = checkedIndex(id)
+        let old = bodies.mass[i]
+        if old == mass { return }
+        wakeBody(i)
+        bodies.inertia[i] = old > 0 ? bodies.inertia[i] * mass / old : bodies.inertia[i]
+        bodies.mass[i] = mass
+        updateMass(id: i, slot: Int(bodies.slot[i]))
+    }
+
+    /// Makes the body static (anchored: fixed in place, still collides) or dynamic again.
+    public func setType(_ id: BodyID, _ type: BodyType) {
+        let i = checkedIndex(id)
+        if bodies.type[i] == type { return }
+        wakeBody(i)
+        let s = Int(bodies.slot[i])
+        if type == .static {
+            wakeIslandsTouching(body: Int32(i))
+            bodies.type[i] = .static
+            bodies.velocity[s] = .zero; bodies.angularVelocity[s] = 0
+            updateMass(id: i, slot: s)
+            bodies.makeNotAwake(slot: s)
+            bin(id: i)
+        } else {
+            bodies.type[i] = .dynamic
+            if bodies.binned[i] { unbin(id: i) }
+            updateMass(id: i, slot: s)
+            bodies.sleepTime[s] = 0
+            bodies.makeAwake(slot: s)
+            wakeIslandsTouching(body: Int32(i))
+        }
+        // Contacts with a static body are kept by the dynamic side; re-evaluate from scratch.
+        removeContacts(ofBody: Int32(i))
+    }
+
+    public func setCollisionClass(_ id: BodyID, _ cls: Int32) throws {
+        if cls < 0 || Int(cls) >= classCount {
+            throw DynamicsError("collision class \(cls) is not in the collision matrix (0..<\(classCount))")
+        }
+        let i = checkedIndex(id)
+        if bodies.collisionClass[i] == cls { return }
+        wakeBody(i)
+        if bodies.type[i] == .static { wakeIslandsTouching(body: Int32(i)) }
+        bodies.collisionClass[i] = cls
+    }
+
+    /// Wakes the body's island (and the body) if it sleeps.
+    public func wake(_ id: BodyID) { wakeBody(checkedIndex(id)) }
+
+    /// Wakes every sleeping island.
+    public func wakeAll() {
+        for k in 0..<islands.count where islands[k].inUse { wakeIsland(Int32(k)) }
+    }
+}
