@@ -22,6 +22,9 @@ final class BodyStore {
     @usableFromInline var linearDampingFactor = Column<Float>()   // per substep, exp(−rate·h)
     @usableFromInline var angularDampingFactor = Column<Float>()
     @usableFromInline var sleepTime = Column<Float>()
+    /// Where the body was when its current rest window began (see World+Islands).
+    @usableFromInline var restAnchor = Column<Vec2>()
+    @usableFromInline var restAnchorRotation = Column<Rot>()
     @usableFromInline var extent = Column<Float>()          // largest distance of any shape point from the COM
     @usableFromInline var bodyIndex = Column<Int32>()      // slot -> id index
     @usableFromInline var count = 0
@@ -61,7 +64,7 @@ final class BodyStore {
         angularVelocity.free(count: count); invMass.free(count: count); invInertia.free(count: count)
         gravity.free(count: count); force.free(count: count); torqueA.free(count: count); torqueB.free(count: count)
         linearDampingFactor.free(count: count); angularDampingFactor.free(count: count)
-        sleepTime.free(count: count); extent.free(count: count); bodyIndex.free(count: count)
+        sleepTime.free(count: count); restAnchor.free(count: count); restAnchorRotation.free(count: count); extent.free(count: count); bodyIndex.free(count: count)
     }
 
     @usableFromInline var idCapacity: Int { slot.count }
@@ -78,7 +81,7 @@ final class BodyStore {
         angularVelocity.append(0, count: s); invMass.append(0, count: s); invInertia.append(0, count: s)
         gravity.append(.zero, count: s); force.append(.zero, count: s); torqueA.append(0, count: s)
         torqueB.append(0, count: s); linearDampingFactor.append(1, count: s); angularDampingFactor.append(1, count: s)
-        sleepTime.append(0, count: s); extent.append(0, count: s); bodyIndex.append(id, count: s)
+        sleepTime.append(0, count: s); restAnchor.append(.zero, count: s); restAnchorRotation.append(.identity, count: s); extent.append(0, count: s); bodyIndex.append(id, count: s)
         count += 1
         slot[Int(id)] = Int32(s)
         return s
@@ -90,7 +93,7 @@ final class BodyStore {
         position.swapAt(a, b); rotation.swapAt(a, b); velocity.swapAt(a, b); angularVelocity.swapAt(a, b)
         invMass.swapAt(a, b); invInertia.swapAt(a, b); gravity.swapAt(a, b); force.swapAt(a, b)
         torqueA.swapAt(a, b); torqueB.swapAt(a, b); linearDampingFactor.swapAt(a, b)
-        angularDampingFactor.swapAt(a, b); sleepTime.swapAt(a, b); extent.swapAt(a, b); bodyIndex.swapAt(a, b)
+        angularDampingFactor.swapAt(a, b); sleepTime.swapAt(a, b); restAnchor.swapAt(a, b); restAnchorRotation.swapAt(a, b); extent.swapAt(a, b); bodyIndex.swapAt(a, b)
         slot[Int(bodyIndex[a])] = Int32(a)
         slot[Int(bodyIndex[b])] = Int32(b)
     }
@@ -120,14 +123,15 @@ final class BodyStore {
         gravity.removeBySwap(last, last: last); force.removeBySwap(last, last: last)
         torqueA.removeBySwap(last, last: last); torqueB.removeBySwap(last, last: last)
         linearDampingFactor.removeBySwap(last, last: last); angularDampingFactor.removeBySwap(last, last: last)
-        sleepTime.removeBySwap(last, last: last); extent.removeBySwap(last, last: last)
+        sleepTime.removeBySwap(last, last: last); restAnchor.removeBySwap(last, last: last)
+        restAnchorRotation.removeBySwap(last, last: last); extent.removeBySwap(last, last: last)
         bodyIndex.removeBySwap(last, last: last)
         count -= 1
     }
 
     /// Approximate bytes held per body (hot + cold columns), for memory reporting.
     static var bytesPerBody: Int {
-        let hot = 3 * MemoryLayout<Vec2>.stride * 2 + MemoryLayout<Rot>.stride + 10 * MemoryLayout<Float>.stride + 4
+        let hot = 7 * MemoryLayout<Vec2>.stride + 2 * MemoryLayout<Rot>.stride + 10 * MemoryLayout<Float>.stride + 4
         let cold = 4 + 4 + 1 + 1 + 8 + 8 + 4 * 8 + 1 + 4 * 4 + MemoryLayout<AABB>.stride + 1 + 8
         return hot + cold
     }

@@ -58,7 +58,7 @@ func collidePolygons(_ a: WorldPolygon, _ b: WorldPolygon, specDist: Float, line
     let i2 = incEdge + 1 == inc.count ? 0 : incEdge + 1
     var v1 = inc.vertices[incEdge]
     var v2 = inc.vertices[i2]
-    var id1 = UInt32(incEdge), id2 = UInt32(i2)
+    let id1 = UInt32(incEdge), id2 = UInt32(i2)
 
     let r1 = ref.vertices[refEdge]
     let r2 = ref.vertices[refEdge + 1 == ref.count ? 0 : refEdge + 1]
@@ -84,10 +84,10 @@ func collidePolygons(_ a: WorldPolygon, _ b: WorldPolygon, specDist: Float, line
         m.pointCount = 1
         return m
     }
-    if s1 < 0 { v1 = v1 + (0 - s1) / (s2 - s1) * (v2 - v1); s1 = 0; id1 |= 0x80 }
-    else if s1 > edgeLength { v1 = v1 + (edgeLength - s1) / (s2 - s1) * (v2 - v1); s1 = edgeLength; id1 |= 0x80 }
-    if s2 < 0 { v2 = v1 + (0 - s1) / (s2 - s1) * (v2 - v1); id2 |= 0x40 }
-    else if s2 > edgeLength { v2 = v1 + (edgeLength - s1) / (s2 - s1) * (v2 - v1); id2 |= 0x40 }
+    if s1 < 0 { v1 = v1 + (0 - s1) / (s2 - s1) * (v2 - v1); s1 = 0 }
+    else if s1 > edgeLength { v1 = v1 + (edgeLength - s1) / (s2 - s1) * (v2 - v1); s1 = edgeLength }
+    if s2 < 0 { v2 = v1 + (0 - s1) / (s2 - s1) * (v2 - v1) }
+    else if s2 > edgeLength { v2 = v1 + (edgeLength - s1) / (s2 - s1) * (v2 - v1) }
 
     let sep1 = dot(v1 - r1, n), sep2 = dot(v2 - r1, n)
     let featureBase: UInt32 = (flip ? 0x10000 : 0) | UInt32(refEdge) << 8

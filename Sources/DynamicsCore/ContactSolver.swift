@@ -8,6 +8,9 @@
 struct ConstraintPoint {
     var rA: Vec2 = .zero
     var rB: Vec2 = .zero
+    /// The anchors in body frames, to follow the bodies' rotation within the step.
+    var localA: Vec2 = .zero
+    var localB: Vec2 = .zero
     var adjustedSeparation: Float = 0
     var normalImpulse: Float = 0
     var tangentImpulse: Float = 0
@@ -37,6 +40,7 @@ extension World {
     func prepareContacts(h: Float) {
         constraints.removeAll(keepingCapacity: true)
         let pos = bodies.position.base, invMass = bodies.invMass.base, invI = bodies.invInertia.base
+        let rot = bodies.rotation.base
         let awake = bodies.awakeCount
         let contactSoft = Softness(hertz: Swift.min(settings.contactHertz, 0.25 / h), zeta: settings.contactDampingRatio, h: h)
         let staticSoft = Softness(hertz: 2 * Swift.min(settings.contactHertz, 0.25 / h), zeta: settings.contactDampingRatio, h: h)
@@ -55,6 +59,7 @@ extension World {
                 let mp = m[k]
                 var cp = ConstraintPoint()
                 cp.rA = mp.anchorA; cp.rB = mp.anchorB
+                cp.localA = rot[sa].inverseRotate(cp.rA); cp.localB = rot[sb].inverseRotate(cp.rB)
                 cp.normalImpulse = mp.normalImpulse
                 cp.tangentImpulse = mp.tangentImpulse
                 cp.adjustedSeparation = mp.separation - dot(d0 + cp.rB - cp.rA, n)
@@ -91,6 +96,7 @@ extension World {
 
     func solveContacts(invH: Float, useBias: Bool) {
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, pos = bodies.position.base
+        let rot = bodies.rotation.base
         let maxPush = settings.contactPushMaxVelocity
         constraints.withUnsafeMutableBufferPointer { cs in
             for ci in 0..<cs.count {
@@ -98,12 +104,14 @@ extension World {
                 let sa = Int(c.slotA), sb = Int(c.slotB)
                 var vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
                 let d = pos[sb] - pos[sa]
+                let qA = rot[sa], qB = rot[sb]
                 let n = c.normal, t = rightPerp(n)
                 let mA = c.mA, iA = c.iA, mB = c.mB, iB = c.iB
                 var totalNormal: Float = 0
                 for k in 0..<Int(c.pointCount) {
                     var cp = k == 0 ? c.p0 : c.p1
-                    let s = dot(d + cp.rB - cp.rA, n) + cp.adjustedSeparation
+                    // Current separation, following the rotation of both bodies since the narrowphase.
+                    let s = dot(d + qB.rotate(cp.localB) - qA.rotate(cp.localA), n) + cp.adjustedSeparation
                     var bias: Float = 0, massScale: Float = 1, impulseScale: Float = 0
                     if s > 0 {
                         bias = s * invH // speculative: close the gap this substep, no more

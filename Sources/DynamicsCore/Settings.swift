@@ -24,7 +24,10 @@ public struct WorldSettings: Sendable {
     /// Below this approach speed (points/s) restitution is not applied, so resting items do not jitter (1 m/s).
     public var restitutionThreshold: Float = 100
 
-    /// Sleep thresholds: UIKit stops an item below about 1 pt/s and 2 degrees/s held for half a second.
+    /// Sleep thresholds: UIKit stops an item below about 1 pt/s and 2 degrees/s held for half a second. They are
+    /// applied to the average motion over the half second (an item vibrating in place rests), with any instant
+    /// over 4x the thresholds restarting the wait; a turn still counts as rest when no point of the item moves
+    /// more than the linear threshold allows.
     public var sleepLinearVelocity: Float = 1
     public var sleepAngularVelocity: Float = 2 * .pi / 180
     public var timeToSleep: Float = 0.5

@@ -96,9 +96,13 @@ extension World {
     /// Stage 3a: candidate pairs. Fills `pairs` with sorted, unique (lower id << 32 | higher id) keys.
     func updatePairs(dt: Float) {
         if cellSize == 0 { rebuildStaticGrid() }
+        var pairs = self.pairs; self.pairs = []
+        var cellEntries = self.cellEntries; self.cellEntries = []
+        var awakeBoxes = self.awakeBoxes; self.awakeBoxes = []
         pairs.removeAll(keepingCapacity: true)
         cellEntries.removeAll(keepingCapacity: true)
         awakeOversize.removeAll(keepingCapacity: true)
+        defer { self.pairs = pairs; self.cellEntries = cellEntries; self.awakeBoxes = awakeBoxes }
         let n = bodies.awakeCount
         if awakeBoxes.count < n { awakeBoxes.append(contentsOf: repeatElement(AABB(lower: .zero, upper: .zero), count: n - awakeBoxes.count)) }
         let inv = 1 / cellSize
@@ -107,6 +111,7 @@ extension World {
         let grav = bodies.gravity.base, bodyIndex = bodies.bodyIndex.base
         let classOf = bodies.collisionClass
         let active = classActive
+        let binned = bodies.binned, staticBoxes = bodies.staticBox
         let oversizeLimit = World.oversizeCells
 
         // Swept boxes: the tight box grown by how far the body can travel this step.
@@ -126,6 +131,8 @@ extension World {
             }
         }
         radixSort(&cellEntries, scratch: &sortScratch, counts: &sortCounts)
+        let oversizeStatics = staticGrid.oversize
+        let awakeOversize = self.awakeOversize
 
         let matrix = collides
         let classes = classCount
@@ -172,13 +179,13 @@ extension World {
                     // Huge: test every binned body once.
                     for t in n..<bodies.count {
                         let j = Int(bodyIndex[t])
-                        if bodies.binned[j] && box.overlaps(bodies.staticBox[j]) && matrix[Int(classOf[i]) * classes + Int(classOf[j])] {
+                        if binned[j] && box.overlaps(staticBoxes[j]) && matrix[Int(classOf[i]) * classes + Int(classOf[j])] {
                             pairs.append(i < j ? UInt64(i) << 32 | UInt64(j) : UInt64(j) << 32 | UInt64(i))
                         }
                     }
                     continue
                 }
-                queryStaticGrid(box: box, coord: c, body: i, inv: inv)
+                queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, staticBoxes: staticBoxes, into: &pairs)
             }
 
             // Oversize awake bodies against all other awake bodies.
@@ -198,9 +205,9 @@ extension World {
             }
 
             // Oversize static bodies (long boundaries) against every awake body.
-            for so in staticGrid.oversize {
+            for so in oversizeStatics {
                 let j = Int(so)
-                let boxB = bodies.staticBox[j]
+                let boxB = staticBoxes[j]
                 let row = Int(classOf[j]) * classes
                 for s in 0..<n {
                     let boxA = boxes[s]
@@ -220,8 +227,8 @@ extension World {
         }
     }
 
-    @inline(__always) func queryStaticGrid(box: AABB, coord c: GridCoord, body i: Int, inv: Float) {
-        let classOf = bodies.collisionClass
+    @inline(__always) func queryStaticGrid(box: AABB, coord c: GridCoord, body i: Int, inv: Float, classOf: [Int32],
+                                           staticBoxes: [AABB], into pairs: inout [UInt64]) {
         let row = Int(classOf[i]) * classCount
         for y in c.y0...c.y1 {
             for x in c.x0...c.x1 {
@@ -230,7 +237,7 @@ extension World {
                 while e >= 0 {
                     let j = Int(staticGrid.entryBody[Int(e)])
                     e = staticGrid.entryNext[Int(e)]
-                    let sb = bodies.staticBox[j]
+                    let sb = staticBoxes[j]
                     guard box.overlaps(sb), collides[row + Int(classOf[j])] else { continue }
                     let rx = Swift.max(box.lower.x, sb.lower.x), ry = Swift.max(box.lower.y, sb.lower.y)
                     let rk = cellKey(Int32(Swift.max(Swift.min((rx * inv).rounded(.down), 1e9), -1e9)),

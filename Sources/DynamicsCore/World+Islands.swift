@@ -9,12 +9,28 @@ extension World {
     func updateSleep(dt: Float) {
         let n = bodies.awakeCount
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, sleepTime = bodies.sleepTime.base
-        let linTol = settings.sleepLinearVelocity * settings.sleepLinearVelocity
-        let angTol = settings.sleepAngularVelocity
+        let ext = bodies.extent.base, pos = bodies.position.base, rot = bodies.rotation.base
+        let anchor = bodies.restAnchor.base, anchorRot = bodies.restAnchorRotation.base
+        let lin = settings.sleepLinearVelocity, ang = settings.sleepAngularVelocity
+        let window = settings.timeToSleep
+        let maxDrift = lin * window                 // 0.5 pt
+        let maxTurn = ang * window                  // 1 degree
         var minSleep = Float.greatestFiniteMagnitude
         for s in 0..<n {
-            if lengthSquared(vel[s]) > linTol || abs(angVel[s]) > angTol {
+            // At rest: on average slower than about 1 pt/s and 2 degrees/s since the rest window began. A body
+            // that vibrates in place (a corner settling in a pile) rests; one drifting or swinging does not. An
+            // instantaneous speed over 4x the thresholds always restarts the window. Rotation that moves no point
+            // of the body more than the linear threshold also counts as rest, so tiny items are not held awake by
+            // turns nobody can see.
+            let v = vel[s], w = abs(angVel[s]), e = ext[s]
+            let fast = lengthSquared(v) > 16 * lin * lin || (w > 4 * ang && w * e > 4 * lin)
+            let drift = lengthSquared(pos[s] - anchor[s]) > maxDrift * maxDrift
+            let turned = abs(relativeAngle(anchorRot[s], rot[s]))
+            let turnedTooFar = turned > maxTurn && turned * e > maxDrift
+            if fast || drift || turnedTooFar {
                 sleepTime[s] = 0
+                anchor[s] = pos[s]
+                anchorRot[s] = rot[s]
             } else {
                 sleepTime[s] += dt
             }

@@ -49,8 +49,22 @@ extension World {
     /// warm starting and touch events. Sleeping islands that an awake body reaches are woken here.
     func narrowphase(dt: Float) {
         if contactsNeedSort { contacts.sort(by: <); contactsNeedSort = false }
+        var newContacts = self.newContacts; self.newContacts = []
+        var contacts = self.contacts; self.contacts = []
+        var ended = self.contactEndedEvents; self.contactEndedEvents = []
+        var began = self.contactBeganEvents; self.contactBeganEvents = []
+        var wakeList = self.wakeList; self.wakeList = []
         newContacts.removeAll(keepingCapacity: true)
         wakeList.removeAll(keepingCapacity: true)
+        let pairs = self.pairs, shapes = self.shapes
+        let slot = bodies.slot, generation = bodies.generation, friction = bodies.friction
+        let restitution = bodies.restitution, shapeStart = bodies.shapeStart, shapeCount = bodies.shapeCount
+        let sleepingIsland = bodies.sleepingIsland
+        @inline(__always) func endedEvent(_ c: Contact) -> ContactEndedEvent {
+            ContactEndedEvent(bodyA: BodyID(index: c.bodyA, generation: generation[Int(c.bodyA)]),
+                              bodyB: BodyID(index: c.bodyB, generation: generation[Int(c.bodyB)]),
+                              shapeA: Int(c.keyLo >> 16), shapeB: Int(c.keyLo & 0xFFFF))
+        }
         let slop = settings.linearSlop
         let beginTouch = slop            // touching starts at this separation or less
         let endTouch = 3 * slop          // and ends above this (hysteresis against flicker)
@@ -66,13 +80,13 @@ extension World {
         contacts.withUnsafeMutableBufferPointer { old in
             for key in pairs {
                 while oi < oldCount && old[oi].keyHi < key {
-                    if old[oi].touching { contactEndedEvents.append(endedEvent(old[oi])) }
+                    if old[oi].touching { ended.append(endedEvent(old[oi])) }
                     oi += 1
                 }
                 let oldStart = oi
                 while oi < oldCount && old[oi].keyHi == key { oi += 1 }
                 let ia = Int(key >> 32), ib = Int(key & 0xFFFF_FFFF)
-                let sa = Int(bodies.slot[ia]), sb = Int(bodies.slot[ib])
+                let sa = Int(slot[ia]), sb = Int(slot[ib])
                 let pA = pos[sa], qA = rot[sa], pB = pos[sb], qB = rot[sb]
                 // How far the pair can close this step, plus the speculative margin.
                 var closing = length(vel[sb] - vel[sa]) + abs(angVel[sa]) * ext[sa] + abs(angVel[sb]) * ext[sb]
@@ -80,13 +94,13 @@ extension World {
                 let specDist = margin + closing * dt
                 // Cheap rejection by bounding circles.
                 if length(pB - pA) - ext[sa] - ext[sb] > specDist {
-                    for k in oldStart..<oi where old[k].touching { contactEndedEvents.append(endedEvent(old[k])) }
+                    for k in oldStart..<oi where old[k].touching { ended.append(endedEvent(old[k])) }
                     continue
                 }
-                let friction = (bodies.friction[ia] * bodies.friction[ib]).squareRoot()
-                let restitution = Swift.max(bodies.restitution[ia], bodies.restitution[ib])
-                let startA = Int(bodies.shapeStart[ia]), countA = Int(bodies.shapeCount[ia])
-                let startB = Int(bodies.shapeStart[ib]), countB = Int(bodies.shapeCount[ib])
+                let mixedFriction = (friction[ia] * friction[ib]).squareRoot()
+                let mixedRestitution = Swift.max(restitution[ia], restitution[ib])
+                let startA = Int(shapeStart[ia]), countA = Int(shapeCount[ia])
+                let startB = Int(shapeStart[ib]), countB = Int(shapeCount[ib])
                 var anyPoints = false
                 for la in 0..<countA {
                     let shapeA = shapes[startA + la]
@@ -98,7 +112,7 @@ extension World {
                         for k in oldStart..<oi where old[k].keyLo == lo { previous = k; break }
                         let wasTouching = previous >= 0 && old[previous].touching
                         if m.pointCount == 0 {
-                            if wasTouching { contactEndedEvents.append(endedEvent(old[previous])) }
+                            if wasTouching { ended.append(endedEvent(old[previous])) }
                             continue
                         }
                         anyPoints = true
@@ -123,31 +137,35 @@ extension World {
                         let sep = m.minSeparation
                         let touching = wasTouching ? sep <= endTouch : sep <= beginTouch
                         if touching && !wasTouching {
-                            contactBeganEvents.append(ContactBeganEvent(
-                                bodyA: BodyID(index: Int32(ia), generation: bodies.generation[ia]),
-                                bodyB: BodyID(index: Int32(ib), generation: bodies.generation[ib]),
+                            began.append(ContactBeganEvent(
+                                bodyA: BodyID(index: Int32(ia), generation: generation[ia]),
+                                bodyB: BodyID(index: Int32(ib), generation: generation[ib]),
                                 shapeA: la, shapeB: lb, point: m.points.0.point, normal: m.normal))
                         } else if !touching && wasTouching {
-                            contactEndedEvents.append(endedEvent(old[previous]))
+                            ended.append(endedEvent(old[previous]))
                         }
-                        newContacts.append(Contact(keyHi: key, keyLo: lo, manifold: m, friction: friction,
-                                                   restitution: restitution, touching: touching))
+                        newContacts.append(Contact(keyHi: key, keyLo: lo, manifold: m, friction: mixedFriction,
+                                                   restitution: mixedRestitution, touching: touching))
                     }
                 }
                 // An awake body reaching a sleeping one wakes its island.
                 if anyPoints {
-                    if sa >= awakeCount, bodies.sleepingIsland[ia] >= 0 { wakeList.append(bodies.sleepingIsland[ia]) }
-                    if sb >= awakeCount, bodies.sleepingIsland[ib] >= 0 { wakeList.append(bodies.sleepingIsland[ib]) }
+                    if sa >= awakeCount, sleepingIsland[ia] >= 0 { wakeList.append(sleepingIsland[ia]) }
+                    if sb >= awakeCount, sleepingIsland[ib] >= 0 { wakeList.append(sleepingIsland[ib]) }
                 }
             }
             while oi < oldCount {
-                if old[oi].touching { contactEndedEvents.append(endedEvent(old[oi])) }
+                if old[oi].touching { ended.append(endedEvent(old[oi])) }
                 oi += 1
             }
         }
         }
         }
-        swap(&contacts, &newContacts)
+        self.contacts = newContacts
+        self.newContacts = contacts
+        self.contactEndedEvents = ended
+        self.contactBeganEvents = began
+        self.wakeList = wakeList
         if !wakeList.isEmpty {
             wakeList.sort()
             var last: Int32 = -1
@@ -163,8 +181,14 @@ extension World {
         if k >= 0 { wakeIsland(k) }
         if bodies.type[i] == .dynamic {
             let s = Int(bodies.slot[i])
-            if s < bodies.awakeCount { bodies.sleepTime[s] = 0 }
+            if s < bodies.awakeCount { restartRest(slot: s) }
         }
+    }
+
+    @inline(__always) func restartRest(slot s: Int) {
+        bodies.sleepTime[s] = 0
+        bodies.restAnchor[s] = bodies.position[s]
+        bodies.restAnchorRotation[s] = bodies.rotation[s]
     }
 
     /// Moves a sleeping island back into the awake range with its contacts.
@@ -177,7 +201,7 @@ extension World {
             bodies.sleepingIsland[i] = -1
             if bodies.binned[i] { unbin(id: i) }
             bodies.makeAwake(slot: Int(bodies.slot[i]))
-            bodies.sleepTime[Int(bodies.slot[i])] = 0
+            restartRest(slot: Int(bodies.slot[i]))
         }
         contacts.append(contentsOf: islands[index].contacts)
         contactsNeedSort = true
