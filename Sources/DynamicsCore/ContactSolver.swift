@@ -79,16 +79,20 @@ extension World {
     func warmStartContacts() {
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
         constraints.withUnsafeMutableBufferPointer { cs in
-            for c in cs {
-                let sa = Int(c.slotA), sb = Int(c.slotB)
+            guard let base = cs.baseAddress else { return }
+            for ci in 0..<cs.count {
+                let c = base + ci
+                let sa = Int(c.pointee.slotA), sb = Int(c.pointee.slotB)
+                let mA = c.pointee.mA, iA = c.pointee.iA, mB = c.pointee.mB, iB = c.pointee.iB
                 var vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
-                let n = c.normal, t = rightPerp(n)
-                for k in 0..<Int(c.pointCount) {
-                    let cp = k == 0 ? c.p0 : c.p1
+                let n = c.pointee.normal, t = rightPerp(n)
+                @inline(__always) func apply(_ cp: ConstraintPoint) {
                     let P = cp.normalImpulse * n + cp.tangentImpulse * t
-                    wA -= c.iA * cross(cp.rA, P); vA -= c.mA * P
-                    wB += c.iB * cross(cp.rB, P); vB += c.mB * P
+                    wA -= iA * cross(cp.rA, P); vA -= mA * P
+                    wB += iB * cross(cp.rB, P); vB += mB * P
                 }
+                apply(c.pointee.p0)
+                if c.pointee.pointCount == 2 { apply(c.pointee.p1) }
                 vel[sa] = vA; angVel[sa] = wA; vel[sb] = vB; angVel[sb] = wB
             }
         }
@@ -99,26 +103,28 @@ extension World {
         let rot = bodies.rotation.base
         let maxPush = settings.contactPushMaxVelocity
         constraints.withUnsafeMutableBufferPointer { cs in
+            guard let base = cs.baseAddress else { return }
             for ci in 0..<cs.count {
-                var c = cs[ci]
-                let sa = Int(c.slotA), sb = Int(c.slotB)
+                let c = base + ci
+                let sa = Int(c.pointee.slotA), sb = Int(c.pointee.slotB)
                 var vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
                 let d = pos[sb] - pos[sa]
                 let qA = rot[sa], qB = rot[sb]
-                let n = c.normal, t = rightPerp(n)
-                let mA = c.mA, iA = c.iA, mB = c.mB, iB = c.iB
-                var totalNormal: Float = 0
-                for k in 0..<Int(c.pointCount) {
-                    var cp = k == 0 ? c.p0 : c.p1
+                let n = c.pointee.normal, t = rightPerp(n)
+                let mA = c.pointee.mA, iA = c.pointee.iA, mB = c.pointee.mB, iB = c.pointee.iB
+                let soft = c.pointee.softness
+                let twoPoints = c.pointee.pointCount == 2
+
+                @inline(__always) func normalPart(_ cp: inout ConstraintPoint) {
                     // Current separation, following the rotation of both bodies since the narrowphase.
                     let s = dot(d + qB.rotate(cp.localB) - qA.rotate(cp.localA), n) + cp.adjustedSeparation
                     var bias: Float = 0, massScale: Float = 1, impulseScale: Float = 0
                     if s > 0 {
                         bias = s * invH // speculative: close the gap this substep, no more
                     } else if useBias {
-                        bias = Swift.max(c.softness.biasRate * s, -maxPush)
-                        massScale = c.softness.massScale
-                        impulseScale = c.softness.impulseScale
+                        bias = Swift.max(soft.biasRate * s, -maxPush)
+                        massScale = soft.massScale
+                        impulseScale = soft.impulseScale
                     }
                     let dv = (vB + cross(wB, cp.rB)) - (vA + cross(wA, cp.rA))
                     let vn = dot(dv, n)
@@ -127,29 +133,28 @@ extension World {
                     impulse = newImpulse - cp.normalImpulse
                     cp.normalImpulse = newImpulse
                     cp.maxNormalImpulse = Swift.max(cp.maxNormalImpulse, impulse)
-                    totalNormal += newImpulse
                     let P = impulse * n
                     vA -= mA * P; wA -= iA * cross(cp.rA, P)
                     vB += mB * P; wB += iB * cross(cp.rB, P)
-                    if k == 0 { c.p0 = cp } else { c.p1 = cp }
                 }
-                for k in 0..<Int(c.pointCount) {
-                    var cp = k == 0 ? c.p0 : c.p1
+                @inline(__always) func frictionPart(_ cp: inout ConstraintPoint, _ friction: Float) {
                     let dv = (vB + cross(wB, cp.rB)) - (vA + cross(wA, cp.rA))
                     let vt = dot(dv, t)
                     var impulse = -cp.tangentMass * vt
-                    let maxFriction = c.friction * cp.normalImpulse
+                    let maxFriction = friction * cp.normalImpulse
                     let newImpulse = Swift.min(Swift.max(cp.tangentImpulse + impulse, -maxFriction), maxFriction)
                     impulse = newImpulse - cp.tangentImpulse
                     cp.tangentImpulse = newImpulse
                     let P = impulse * t
                     vA -= mA * P; wA -= iA * cross(cp.rA, P)
                     vB += mB * P; wB += iB * cross(cp.rB, P)
-                    if k == 0 { c.p0 = cp } else { c.p1 = cp }
                 }
-                _ = totalNormal
+                normalPart(&c.pointee.p0)
+                if twoPoints { normalPart(&c.pointee.p1) }
+                let friction = c.pointee.friction
+                frictionPart(&c.pointee.p0, friction)
+                if twoPoints { frictionPart(&c.pointee.p1, friction) }
                 vel[sa] = vA; angVel[sa] = wA; vel[sb] = vB; angVel[sb] = wB
-                cs[ci] = c
             }
         }
     }
@@ -158,28 +163,29 @@ extension World {
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
         let threshold = settings.restitutionThreshold
         constraints.withUnsafeMutableBufferPointer { cs in
+            guard let base = cs.baseAddress else { return }
             for ci in 0..<cs.count where cs[ci].restitution > 0 {
-                var c = cs[ci]
-                let sa = Int(c.slotA), sb = Int(c.slotB)
+                let c = base + ci
+                let sa = Int(c.pointee.slotA), sb = Int(c.pointee.slotB)
                 var vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
-                let n = c.normal
-                for k in 0..<Int(c.pointCount) {
-                    var cp = k == 0 ? c.p0 : c.p1
-                    if cp.relativeVelocity > -threshold || cp.maxNormalImpulse == 0 { continue }
+                let n = c.pointee.normal, e = c.pointee.restitution
+                let mA = c.pointee.mA, iA = c.pointee.iA, mB = c.pointee.mB, iB = c.pointee.iB
+                @inline(__always) func bounce(_ cp: inout ConstraintPoint) {
+                    if cp.relativeVelocity > -threshold || cp.maxNormalImpulse == 0 { return }
                     let dv = (vB + cross(wB, cp.rB)) - (vA + cross(wA, cp.rA))
                     let vn = dot(dv, n)
-                    var impulse = -cp.normalMass * (vn + c.restitution * cp.relativeVelocity)
+                    var impulse = -cp.normalMass * (vn + e * cp.relativeVelocity)
                     let newImpulse = Swift.max(cp.normalImpulse + impulse, 0)
                     impulse = newImpulse - cp.normalImpulse
                     cp.normalImpulse = newImpulse
                     cp.maxNormalImpulse = Swift.max(cp.maxNormalImpulse, impulse)
                     let P = impulse * n
-                    vA -= c.mA * P; wA -= c.iA * cross(cp.rA, P)
-                    vB += c.mB * P; wB += c.iB * cross(cp.rB, P)
-                    if k == 0 { c.p0 = cp } else { c.p1 = cp }
+                    vA -= mA * P; wA -= iA * cross(cp.rA, P)
+                    vB += mB * P; wB += iB * cross(cp.rB, P)
                 }
+                bounce(&c.pointee.p0)
+                if c.pointee.pointCount == 2 { bounce(&c.pointee.p1) }
                 vel[sa] = vA; angVel[sa] = wA; vel[sb] = vB; angVel[sb] = wB
-                cs[ci] = c
             }
         }
     }
