@@ -164,3 +164,18 @@ extension ShapeGeometry {
         }
     }
 }
+
+extension ShapeGeometry {
+    /// A one-sided wall: solid on the side `outward` points to, with its inner face exactly on the segment
+    /// from `a` to `b`. It is a quad reaching `thickness` points outward (at least the segment's length, and 1000
+    /// points), so an item pressed deep into it is still pushed back inside, never out through the far side.
+    public static func wall(from a: Vec2, to b: Vec2, outward: Vec2, thickness: Float = 0) throws -> ShapeGeometry {
+        try requireFinite(a, "wall start"); try requireFinite(b, "wall end"); try requireFinite(outward, "wall normal")
+        guard length(b - a) > 1e-4 else { throw DynamicsError("a wall needs two distinct end points") }
+        var n = normalized(leftPerp(b - a))
+        guard length(outward) > 0 else { throw DynamicsError("a wall needs a non-zero outward direction") }
+        if dot(n, outward) < 0 { n = -n }
+        let t = Swift.max(thickness, length(b - a), 1000)
+        return .polygon(try ConvexPolygon(vertices: [a, b, b + t * n, a + t * n]))
+    }
+}

@@ -1,1 +1,2 @@
-import DynamicsCore
+@_exported import Foundation
+@_exported import DynamicsCore

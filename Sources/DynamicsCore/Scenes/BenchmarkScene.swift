@@ -4,7 +4,8 @@ public struct BenchmarkScene: Sendable {
     public enum Kind: String, Sendable, CaseIterable { case rain, pyramid, jointGrid = "joint_grid", fieldSwarm = "field_swarm" }
 
     public struct Item: Sendable { public var center: SIMD2<Double>; public var size: Double }
-    public struct Wall: Sendable { public var from: SIMD2<Double>; public var to: SIMD2<Double> }
+    /// A wall segment, solid on the side its outward normal points to.
+    public struct Wall: Sendable { public var from: SIMD2<Double>; public var to: SIMD2<Double>; public var outward: SIMD2<Double> }
     /// A rigid link between item centers (`a`, `b` item indices; `b == nil` links to the fixed point `anchor`).
     public struct Link: Sendable { public var a: Int; public var b: Int?; public var anchor: SIMD2<Double>; public var length: Double }
 
@@ -35,8 +36,8 @@ public struct BenchmarkScene: Sendable {
         let w: Double = n <= 1000 ? 1200 : (n <= 4000 ? 2400 : 3600)
         let h = 2 * w
         var s = BenchmarkScene(kind: .rain, size: n, width: w, height: h, gravity: true, collisions: true)
-        s.walls = [Wall(from: [0, 0], to: [w, 0]), Wall(from: [w, 0], to: [w, h]),
-                   Wall(from: [w, h], to: [0, h]), Wall(from: [0, h], to: [0, 0])]
+        s.walls = [Wall(from: [0, 0], to: [w, 0], outward: [0, -1]), Wall(from: [w, 0], to: [w, h], outward: [1, 0]),
+                   Wall(from: [w, h], to: [0, h], outward: [0, 1]), Wall(from: [0, h], to: [0, 0], outward: [-1, 0])]
         let cols = Int(((w - 40) / 15).rounded(.down)) + 1
         var rng = LCG(seed: seed)
         for i in 0..<n {
@@ -50,7 +51,7 @@ public struct BenchmarkScene: Sendable {
     /// pyramid_B: B rows of 10×10 boxes on a ground segment, 0.5-point gaps in each row.
     public static func pyramid(_ b: Int) -> BenchmarkScene {
         var s = BenchmarkScene(kind: .pyramid, size: b, width: 2000, height: 1000, gravity: true, collisions: true)
-        s.walls = [Wall(from: [0, 1000], to: [2000, 1000])]
+        s.walls = [Wall(from: [0, 1000], to: [2000, 1000], outward: [0, 1])]
         for k in 0..<b {
             let count = b - k
             for i in 0..<count {
@@ -119,8 +120,10 @@ extension World {
         for wall in scene.walls {
             var d = BodyDefinition()
             d.type = .static
-            d.shapes = [ShapeDefinition(.segment(Vec2(Float(wall.from.x), Float(wall.from.y)),
-                                                 Vec2(Float(wall.to.x), Float(wall.to.y))), mass: 0)]
+            // SCENES.md allows thickness on the outer side only; the inner face stays on the segment.
+            d.shapes = [ShapeDefinition(try .wall(from: Vec2(Float(wall.from.x), Float(wall.from.y)),
+                                                  to: Vec2(Float(wall.to.x), Float(wall.to.y)),
+                                                  outward: Vec2(Float(wall.outward.x), Float(wall.outward.y))), mass: 0)]
             d.restitution = 0; d.friction = 0.2
             d.collisionClass = scene.collisions ? 1 : 0
             try createBody(d)

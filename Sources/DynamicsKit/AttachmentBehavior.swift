@@ -1,0 +1,132 @@
+/// A connection between an item and an anchor point or between two items: UIKit's `UIAttachmentBehavior`.
+///
+/// - Default attachments keep a `length` between their attachment points: rigid when `frequency` is 0, a damped
+///   spring otherwise.
+/// - `fixedAttachment` welds two items at an anchor; `pinAttachment` pins them at an anchor so they can turn (within
+///   `attachmentRange` radians, against `frictionTorque`); `slidingAttachment` lets them slide along an axis
+///   (within `attachmentRange` points) without turning; `limitAttachment` is a rope of at most `length`.
+public final class AttachmentBehavior: DynamicBehavior {
+    public enum AttachedBehaviorType: Int, Sendable { case items, anchor }
+    enum Kind { case distance, fixed, pin, sliding, limit }
+
+    let kind: Kind
+    public let attachedBehaviorType: AttachedBehaviorType
+    /// The attached items (one for an anchor attachment). Read-only, as in UIKit.
+    public let items: [DynamicItem]
+    let offsetA: UIOffset
+    let offsetB: UIOffset
+    let axis: CGVector
+
+    /// The anchor point (points). For an anchor attachment, moving it drags the item.
+    public var anchorPoint: CGPoint {
+        didSet {
+            if !require(anchorPoint.isFinite, "\(describe(self)): anchorPoint must be finite, got \(anchorPoint)") { anchorPoint = oldValue; return }
+            invalidate()
+        }
+    }
+    /// Distance between the attachment points, points (defaults to the distance at creation).
+    public var length: CGFloat {
+        didSet {
+            if !require(length.isFinite && length >= 0, "\(describe(self)): length must be finite and not negative, got \(length)") { length = oldValue; return }
+            invalidate()
+        }
+    }
+    /// Spring frequency in Hz; 0 makes the attachment rigid.
+    public var frequency: CGFloat = 0 {
+        didSet {
+            if !require(frequency.isFinite && frequency >= 0, "\(describe(self)): frequency must be finite and not negative, got \(frequency)") { frequency = oldValue; return }
+            invalidate()
+        }
+    }
+    /// Damping ratio of the spring (0 = none, 1 = critical).
+    public var damping: CGFloat = 0 {
+        didSet {
+            if !require(damping.isFinite && damping >= 0, "\(describe(self)): damping must be finite and not negative, got \(damping)") { damping = oldValue; return }
+            invalidate()
+        }
+    }
+    /// Torque resisting rotation of a pin attachment, UIKit newton·points.
+    public var frictionTorque: CGFloat = 0 {
+        didSet {
+            if !require(frictionTorque.isFinite && frictionTorque >= 0, "\(describe(self)): frictionTorque must be finite and not negative, got \(frictionTorque)") { frictionTorque = oldValue; return }
+            invalidate()
+        }
+    }
+    /// Allowed range: radians for a pin attachment, points for a sliding one. Must contain 0.
+    public var attachmentRange: UIFloatRange = .infinite {
+        didSet {
+            if !require(!attachmentRange.minimum.isNaN && !attachmentRange.maximum.isNaN && attachmentRange.minimum <= 0 && attachmentRange.maximum >= 0,
+                        "\(describe(self)): attachmentRange \(attachmentRange.minimum)...\(attachmentRange.maximum) must contain 0") {
+                attachmentRange = oldValue; return
+            }
+            invalidate()
+        }
+    }
+
+    init(kind: Kind, items: [DynamicItem], offsetA: UIOffset, offsetB: UIOffset, anchor: CGPoint, axis: CGVector = CGVector(dx: 1, dy: 0), type: AttachedBehaviorType) {
+        self.kind = kind
+        self.items = items
+        self.offsetA = offsetA
+        self.offsetB = offsetB
+        self.anchorPoint = anchor
+        self.axis = axis
+        self.attachedBehaviorType = type
+        // Length at creation: between the attachment points, offsets turned with each item.
+        func point(_ item: DynamicItem, _ o: UIOffset) -> CGPoint {
+            let t = item.transform
+            return CGPoint(x: item.center.x + t.a * o.horizontal + t.c * o.vertical, y: item.center.y + t.b * o.horizontal + t.d * o.vertical)
+        }
+        let a = point(items[0], offsetA)
+        let b = items.count > 1 ? point(items[1], offsetB) : anchor
+        let d = ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+        self.length = d.isFinite ? d : 0
+        super.init()
+        _ = require(offsetA.isFinite && offsetB.isFinite && anchor.isFinite, "\(describe(self)): offsets and anchor must be finite")
+        _ = require(axis.isFinite && axis.length > 0, "\(describe(self)): the axis of translation must be finite and non-zero, got \(axis)")
+    }
+
+    /// Attaches the item's center to an anchor point.
+    public convenience init(item: DynamicItem, attachedToAnchor point: CGPoint) {
+        self.init(kind: .distance, items: [item], offsetA: .zero, offsetB: .zero, anchor: point, type: .anchor)
+    }
+    /// Attaches a point of the item (offset from its center, item coordinates) to an anchor point.
+    public convenience init(item: DynamicItem, offsetFromCenter offset: UIOffset, attachedToAnchor point: CGPoint) {
+        self.init(kind: .distance, items: [item], offsetA: offset, offsetB: .zero, anchor: point, type: .anchor)
+    }
+    /// Attaches two items' centers.
+    public convenience init(item item1: DynamicItem, attachedTo item2: DynamicItem) {
+        self.init(kind: .distance, items: [item1, item2], offsetA: .zero, offsetB: .zero, anchor: item2.center, type: .items)
+    }
+    /// Attaches a point of each item.
+    public convenience init(item item1: DynamicItem, offsetFromCenter offset1: UIOffset, attachedTo item2: DynamicItem, offsetFromCenter offset2: UIOffset) {
+        self.init(kind: .distance, items: [item1, item2], offsetA: offset1, offsetB: offset2, anchor: item2.center, type: .items)
+    }
+
+    /// Welds two items at `point`: they move and turn as one.
+    public static func fixedAttachment(with item1: DynamicItem, attachedTo item2: DynamicItem, attachmentAnchor point: CGPoint) -> AttachmentBehavior {
+        AttachmentBehavior(kind: .fixed, items: [item1, item2], offsetA: .zero, offsetB: .zero, anchor: point, type: .items)
+    }
+    /// Pins two items together at `point`; they may turn about it.
+    public static func pinAttachment(with item1: DynamicItem, attachedTo item2: DynamicItem, attachmentAnchor point: CGPoint) -> AttachmentBehavior {
+        AttachmentBehavior(kind: .pin, items: [item1, item2], offsetA: .zero, offsetB: .zero, anchor: point, type: .items)
+    }
+    /// Lets `item2` slide relative to `item1` along `axis` through `point`, without turning.
+    public static func slidingAttachment(with item1: DynamicItem, attachedTo item2: DynamicItem, attachmentAnchor point: CGPoint, axisOfTranslation axis: CGVector) -> AttachmentBehavior {
+        AttachmentBehavior(kind: .sliding, items: [item1, item2], offsetA: .zero, offsetB: .zero, anchor: point, axis: axis, type: .items)
+    }
+    /// Lets the item slide along `axis` through the fixed `point`, without turning.
+    public static func slidingAttachment(with item: DynamicItem, attachmentAnchor point: CGPoint, axisOfTranslation axis: CGVector) -> AttachmentBehavior {
+        AttachmentBehavior(kind: .sliding, items: [item], offsetA: .zero, offsetB: .zero, anchor: point, axis: axis, type: .anchor)
+    }
+    /// A rope: the two attachment points stay at most `length` apart (their distance at creation).
+    public static func limitAttachment(with item1: DynamicItem, offsetFromCenter offset1: UIOffset, attachedTo item2: DynamicItem, offsetFromCenter offset2: UIOffset) -> AttachmentBehavior {
+        AttachmentBehavior(kind: .limit, items: [item1, item2], offsetA: offset1, offsetB: offset2, anchor: item2.center, type: .items)
+    }
+
+    override var memberItems: [DynamicItem] { items }
+
+    // Compiled state (owned by the animator).
+    var jointID: JointID?
+    var jointBodies: [BodyID] = []
+    var compiledRange = UIFloatRange.infinite
+}

@@ -1,0 +1,30 @@
+/// How DynamicsKit reports misuse that UIKit reports with an exception: a zero-size item, an invalid path, a
+/// behavior in two animators, a sliding range without 0, a negative density, NaN or infinite input.
+///
+/// The API keeps UIKit's non-throwing signatures, so a violation is a precondition failure whose message names
+/// the item or behavior and the rule. The offending call changes nothing. Tests (and hosts that would rather log
+/// than stop) can install a `handler`; when it returns, the call returns without effect.
+public enum ContractViolation {
+    /// Called with the message of each violation. The default stops the program with that message.
+    nonisolated(unsafe) public static var handler: (String) -> Void = { message in
+        preconditionFailure("DynamicsKit: \(message)")
+    }
+
+    /// Reports a violation.
+    static func report(_ message: String) { handler(message) }
+}
+
+/// Checks a rule; reports a violation and returns false when it does not hold.
+@inline(__always)
+func require(_ condition: Bool, _ message: @autoclosure () -> String) -> Bool {
+    if condition { return true }
+    ContractViolation.report(message())
+    return false
+}
+
+/// Describes an object for error messages: its type and, for named items, the name.
+func describe(_ object: AnyObject) -> String {
+    if let named = object as? HeadlessItem, let name = named.name { return "\(type(of: object)) '\(name)'" }
+    if let b = object as? DynamicBehavior, let name = b.name { return "\(type(of: object)) '\(name)'" }
+    return "\(type(of: object))"
+}

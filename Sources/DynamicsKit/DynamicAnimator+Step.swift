@@ -1,0 +1,140 @@
+extension DynamicAnimator {
+    /// Advances one fixed step of `timeStep` if the animator is running; returns whether it stepped.
+    ///
+    /// The stages: compile changed behaviors, the engine step (forces, broadphase, narrowphase, solver, islands),
+    /// write `center`/`transform` back to the items that moved, collision delegate callbacks (all began, then all
+    /// ended), `action` blocks in tree order, then the pause check.
+    @discardableResult
+    public func step() -> Bool {
+        guard isRunning else { return false }
+        precondition(!inCallbacks, "DynamicAnimator: step() cannot be called from inside an action or delegate callback")
+        let clock = ContinuousClock()
+        let t0 = clock.now
+        compileIfNeeded()
+        let t1 = clock.now
+        world.step(dt: Float(timeStep), substeps: substepCount)
+        elapsedTime += timeStep
+        let t2 = clock.now
+        writeBack()
+        let t3 = clock.now
+        inCallbacks = true
+        dispatchContactEvents()
+        for b in compiledActions { b.action?() }
+        inCallbacks = false
+        let t4 = clock.now
+        retired.removeAll(keepingCapacity: true)
+        // Pause when nothing moves and no change is waiting, or when no behavior is left.
+        if behaviors.isEmpty || (world.awakeBodyCount == 0 && !needsCompile) {
+            isRunning = false
+            delegate?.dynamicAnimatorDidPause(self)
+        }
+        func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }
+        lastStepTimings = AnimatorTimings(compile: seconds(t1 - t0), engine: world.profile, writeBack: seconds(t3 - t2),
+                                          callbacks: seconds(t4 - t3))
+        return true
+    }
+
+    /// Advances by `time` seconds of wall-clock time scaled by `speed`, in as many fixed steps as fit; the
+    /// remainder carries over to the next call. Stops early if the animator pauses.
+    public func advance(by time: TimeInterval) {
+        guard require(time.isFinite && time >= 0, "DynamicAnimator: advance(by:) needs a finite, non-negative time, got \(time)") else { return }
+        guard isRunning else { remainder = 0; return }
+        remainder += time * speed
+        while remainder >= timeStep {
+            remainder -= timeStep
+            if !step() { remainder = 0; break }
+        }
+    }
+
+    /// Steps until the animator pauses or `timeout` simulated seconds have passed. Returns true when it paused.
+    @discardableResult
+    public func runUntilPaused(timeout: TimeInterval) -> Bool {
+        guard require(timeout.isFinite && timeout >= 0, "DynamicAnimator: timeout must be finite and not negative, got \(timeout)") else { return !isRunning }
+        var t: TimeInterval = 0
+        while isRunning && t < timeout {
+            step()
+            t += timeStep
+        }
+        return !isRunning
+    }
+
+    /// Writes center and transform to every item whose body moved this step (awake, or fallen asleep now).
+    func writeBack() {
+        world.withBodyStates { states in
+            for k in 0..<states.awakeCount {
+                let tag = Int(states.userTag(at: k))
+                guard tag >= 0, let r = records[tag] else { continue }
+                write(r, origin: states.origin(at: k), rotation: states.rotation(at: k))
+            }
+        }
+        for id in world.bodiesFallenAsleep where world.isValid(id) {
+            let tag = Int(world.userTag(of: id))
+            guard tag >= 0, let r = records[tag] else { continue }
+            write(r, origin: world.origin(of: id), rotation: world.rotation(of: id))
+        }
+    }
+
+    @inline(__always)
+    func write(_ r: ItemRecord, origin: Vec2, rotation q: Rot) {
+        if r.members.isEmpty {
+            r.item.center = CGPoint(x: CGFloat(origin.x), y: CGFloat(origin.y))
+            r.item.transform = CGAffineTransform(a: CGFloat(q.c), b: CGFloat(q.s), c: CGFloat(-q.s), d: CGFloat(q.c), tx: 0, ty: 0)
+            return
+        }
+        r.item.center = CGPoint(origin)
+        r.item.transform = CGAffineTransform(a: CGFloat(q.c), b: CGFloat(q.s), c: CGFloat(-q.s), d: CGFloat(q.c), tx: 0, ty: 0)
+        for m in r.members {
+            m.item.center = CGPoint(origin + q.rotate(m.offset))
+            m.item.transform = CGAffineTransform(rotationAngle: CGFloat(q.angle + m.angle))
+        }
+    }
+
+    enum ContactParty {
+        case item(DynamicItem)
+        case boundary(CollisionBehavior, AnyHashable?)
+    }
+
+    func party(_ id: BodyID) -> ContactParty? {
+        if world.isValid(id) {
+            let tag = Int(world.userTag(of: id))
+            if tag >= 0, let r = records[tag] { return .item(r.item) }
+            if let owner = boundaryOwner[id] { return .boundary(owner.0, owner.1) }
+            return nil
+        }
+        switch retired[id] {
+        case let .item(item)?: return .item(item)
+        case let .boundary(c, identifier)?: return .boundary(c, identifier)
+        case nil: return nil
+        }
+    }
+
+    /// Collision delegate calls for the step's contact events: all began, then all ended.
+    func dispatchContactEvents() {
+        guard !world.contactBeganEvents.isEmpty || !world.contactEndedEvents.isEmpty else { return }
+        func behaviorsHolding(_ a: DynamicItem, _ b: DynamicItem) -> [CollisionBehavior] {
+            compiledCollisions.filter { $0.collisionMode.contains(.items) && $0.holds(a) && $0.holds(b) && $0.collisionDelegate != nil }
+        }
+        for e in world.contactBeganEvents {
+            let point = CGPoint(e.point)
+            switch (party(e.bodyA), party(e.bodyB)) {
+            case let (.item(a)?, .item(b)?):
+                for c in behaviorsHolding(a, b) { c.collisionDelegate?.collisionBehavior(c, beganContactFor: a, with: b, at: point) }
+            case let (.item(a)?, .boundary(c, id)?), let (.boundary(c, id)?, .item(a)?):
+                c.collisionDelegate?.collisionBehavior(c, beganContactFor: a, withBoundaryIdentifier: id, at: point)
+            default: break
+            }
+        }
+        for e in world.contactEndedEvents {
+            switch (party(e.bodyA), party(e.bodyB)) {
+            case let (.item(a)?, .item(b)?):
+                let holders = compiledCollisions.filter { $0.collisionMode.contains(.items) && $0.holds(a) && $0.holds(b) }
+                // An item just removed from its behavior still reports the end of its contact to that behavior.
+                let targets = holders.isEmpty ? compiledCollisions.filter { $0.holds(a) || $0.holds(b) } : holders
+                for c in targets { c.collisionDelegate?.collisionBehavior(c, endedContactFor: a, with: b) }
+            case let (.item(a)?, .boundary(c, id)?), let (.boundary(c, id)?, .item(a)?):
+                c.collisionDelegate?.collisionBehavior(c, endedContactFor: a, withBoundaryIdentifier: id)
+            default: break
+            }
+        }
+    }
+}

@@ -1,0 +1,364 @@
+/// Told when an animator pauses and resumes (UIKit's `UIDynamicAnimatorDelegate`); both methods are optional.
+public protocol DynamicAnimatorDelegate: AnyObject {
+    func dynamicAnimatorWillResume(_ animator: DynamicAnimator)
+    func dynamicAnimatorDidPause(_ animator: DynamicAnimator)
+}
+extension DynamicAnimatorDelegate {
+    public func dynamicAnimatorWillResume(_ animator: DynamicAnimator) {}
+    public func dynamicAnimatorDidPause(_ animator: DynamicAnimator) {}
+}
+
+/// An item with a layout key (for example an index path), for animators in layout mode.
+public protocol KeyedDynamicItem: DynamicItem {
+    var layoutKey: AnyHashable { get }
+}
+
+/// A ready-made layout item, the stand-in for `UICollectionViewLayoutAttributes`.
+public final class LayoutAttributes: KeyedDynamicItem {
+    public let indexPath: IndexPath
+    public var center: CGPoint
+    public var bounds: CGRect
+    public var transform: CGAffineTransform = .identity
+    public var layoutKey: AnyHashable { indexPath }
+    /// The frame of the (unrotated) bounds around `center`.
+    public var frame: CGRect { CGRect(x: center.x - bounds.width / 2, y: center.y - bounds.height / 2, width: bounds.width, height: bounds.height) }
+
+    public init(forCellWith indexPath: IndexPath, frame: CGRect) {
+        self.indexPath = indexPath
+        self.center = CGPoint(x: frame.midX, y: frame.midY)
+        self.bounds = CGRect(origin: .zero, size: frame.size)
+    }
+}
+
+/// The per-step timings of the last step, seconds.
+public struct AnimatorTimings: Sendable, CustomStringConvertible {
+    /// Compiling the behavior tree into the engine's tables (only when something changed).
+    public var compile: Double = 0
+    /// The engine's stages.
+    public var engine = StepProfile()
+    /// Writing `center` and `transform` back to the items that moved.
+    public var writeBack: Double = 0
+    /// Delegate callbacks and `action` blocks.
+    public var callbacks: Double = 0
+    public var description: String {
+        func ms(_ s: Double) -> String { "\((s * 1e5).rounded() / 100)" }
+        return "compile \(ms(compile)) ms, \(engine), write-back \(ms(writeBack)) ms, callbacks \(ms(callbacks)) ms"
+    }
+}
+
+/// A snapshot of one item's state, for bulk reads.
+public struct ItemState {
+    public let item: DynamicItem
+    /// Points.
+    public let center: CGPoint
+    /// Radians, clockwise on screen.
+    public let angle: CGFloat
+    /// Points/s.
+    public let velocity: CGPoint
+    /// Radians/s.
+    public let angularVelocity: CGFloat
+    /// False while the item sleeps (at rest).
+    public let isAwake: Bool
+}
+
+/// Runs the physics of its behaviors and moves their items: UIKit's `UIDynamicAnimator`.
+///
+/// ```swift
+/// let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 400, height: 800))
+/// let box = HeadlessItem(center: CGPoint(x: 200, y: 100), size: CGSize(width: 50, height: 50))
+/// animator.addBehavior(GravityBehavior(items: [box]))
+/// let collision = CollisionBehavior(items: [box])
+/// collision.translatesReferenceBoundsIntoBoundary = true
+/// animator.addBehavior(collision)
+/// animator.runUntilPaused(timeout: 10)   // headless: step until everything rests
+/// print(box.center)                       // (200.0, 775.0)
+/// ```
+///
+/// Time advances only when you step it (`step()`, `advance(by:)`, `runUntilPaused(timeout:)`) or attach a
+/// `RealTimeDriver`. Use an animator and its behaviors and items from one thread at a time; separate animators are
+/// independent and may run on separate threads at once.
+open class DynamicAnimator {
+    public enum Mode: Sendable { case referenceBounds, raw, layout }
+
+    public let mode: Mode
+    /// The stand-in for the reference view's bounds; nil for a raw animator.
+    public let referenceBounds: CGRect?
+    public private(set) var behaviors: [DynamicBehavior] = []
+    public weak var delegate: DynamicAnimatorDelegate?
+    /// True while the animator runs; it pauses when every item rests or no behavior is left.
+    public internal(set) var isRunning = false
+    /// Simulated seconds spent running (paused time is not counted).
+    public internal(set) var elapsedTime: TimeInterval = 0
+    /// The fixed step, seconds (default 1/60).
+    public var timeStep: TimeInterval = 1.0 / 60 {
+        didSet { if !require(timeStep.isFinite && timeStep > 0, "DynamicAnimator: timeStep must be positive and finite, got \(timeStep)") { timeStep = oldValue } }
+    }
+    /// Substeps per step (default 4).
+    public var substepCount = 4 {
+        didSet { if !require(substepCount >= 1, "DynamicAnimator: substepCount must be at least 1, got \(substepCount)") { substepCount = oldValue } }
+    }
+    /// Simulated seconds per second of `advance(by:)` (1 = real time).
+    public var speed: Double = 1 {
+        didSet { if !require(speed.isFinite && speed >= 0, "DynamicAnimator: speed must be finite and not negative, got \(speed)") { speed = oldValue } }
+    }
+    /// Timings of the last step.
+    public internal(set) var lastStepTimings = AnimatorTimings()
+    /// The engine world (for bulk reads and engine-level queries).
+    public let world = World()
+
+    // Items joined to the world, by tag (the body's user tag).
+    var records: [ItemRecord?] = []
+    var freeTags: [Int] = []
+    var tagOf: [ObjectIdentifier: Int] = [:]
+    var boundaryOwner: [BodyID: (CollisionBehavior, AnyHashable?)] = [:]
+    /// Bodies removed since the last event dispatch, for naming ended contacts.
+    var retired: [BodyID: RetiredBody] = [:]
+    var needsCompile = false
+    var compiledActions: [DynamicBehavior] = []
+    var compiledCollisions: [CollisionBehavior] = []
+    var compiledJointOwners: [DynamicBehavior] = []
+    var classSignatures: [[Int]] = []
+    var inCallbacks = false
+    var remainder: TimeInterval = 0
+
+    /// An animator whose reference bounds can serve as a collision boundary.
+    public init(referenceBounds: CGRect) {
+        mode = .referenceBounds
+        self.referenceBounds = referenceBounds
+        _ = require(referenceBounds.origin.x.isFinite && referenceBounds.origin.y.isFinite && referenceBounds.width.isFinite
+                    && referenceBounds.height.isFinite && referenceBounds.width >= 0 && referenceBounds.height >= 0,
+                    "DynamicAnimator: reference bounds must be finite and not negative, got \(referenceBounds)")
+    }
+
+    /// A raw animator: items in their own coordinates, no reference bounds.
+    public init() {
+        mode = .raw
+        referenceBounds = nil
+    }
+
+    /// A layout animator for collection-view-style items (`LayoutAttributes` or any `KeyedDynamicItem`), whose
+    /// content area is `layoutBounds`.
+    public init(layoutBounds: CGRect) {
+        mode = .layout
+        referenceBounds = layoutBounds
+    }
+
+    // MARK: - Behaviors
+
+    /// Adds a top-level behavior. Refused if it is already in this animator's tree or in another animator, or if
+    /// one of its items is invalid.
+    public func addBehavior(_ behavior: DynamicBehavior) {
+        guard require(behavior.dynamicAnimator == nil,
+                      "\(describe(behavior)) is already in \(behavior.dynamicAnimator === self ? "this" : "another") animator; a behavior can be in one animator's tree once"),
+              require(behavior.parent == nil, "\(describe(behavior)) is a child of another behavior; add its root instead"),
+              validateSubtree(behavior)
+        else { return }
+        behavior.attach(to: self)
+        behaviors.append(behavior)
+        setNeedsCompile()
+    }
+
+    /// Removes a top-level behavior. Refused if it is not one of `behaviors`.
+    public func removeBehavior(_ behavior: DynamicBehavior) {
+        guard let k = behaviors.firstIndex(where: { $0 === behavior }) else {
+            ContractViolation.report("\(describe(behavior)) is not a top-level behavior of this animator")
+            return
+        }
+        behaviors.remove(at: k)
+        behavior.detach()
+        setNeedsCompile()
+    }
+
+    public func removeAllBehaviors() {
+        let all = behaviors
+        behaviors.removeAll()
+        for b in all { b.detach() }
+        setNeedsCompile()
+    }
+
+    /// Validates every item of a subtree and its attachments' ranges before it joins.
+    func validateSubtree(_ root: DynamicBehavior) -> Bool {
+        var list: [DynamicBehavior] = []
+        root.appendPreOrder(to: &list)
+        for b in list {
+            if b === root, b.dynamicAnimator != nil { continue }
+            if let a = b as? AttachmentBehavior, a.items.count == 2, a.items[0] === a.items[1] {
+                ContractViolation.report("\(describe(a)) attaches \(describe(a.items[0])) to itself")
+                return false
+            }
+            for item in b.memberItems { guard validateItem(item, in: b) else { return false } }
+        }
+        return true
+    }
+
+    /// Checks an item against the rules of API.md before it joins.
+    func validateItem(_ item: DynamicItem, in behavior: DynamicBehavior) -> Bool {
+        if tagOf[ObjectIdentifier(item)] != nil { return true }
+        if let group = item as? DynamicItemGroup {
+            guard require(!group.items.isEmpty, "\(describe(behavior)): an item group needs at least one item") else { return false }
+            for member in group.items {
+                guard require(!(member is DynamicItemGroup), "\(describe(behavior)): item groups cannot be nested"),
+                      require(tagOf[ObjectIdentifier(member)] == nil, "\(describe(behavior)): \(describe(member)) is already in the animator on its own; a group's members are not added alone"),
+                      validateItem(member, in: behavior) else { return false }
+            }
+            return true
+        }
+        let c = item.center, s = item.bounds.size, t = item.transform
+        guard require(c.isFinite, "\(describe(item)) in \(describe(behavior)): center must be finite, got \(c)"),
+              require(s.width.isFinite && s.height.isFinite && s.width > 0 && s.height > 0,
+                      "\(describe(item)) in \(describe(behavior)): bounds must have non-zero, finite width and height, got \(s.width)x\(s.height)"),
+              require(t.a.isFinite && t.b.isFinite && (t.a != 0 || t.b != 0), "\(describe(item)) in \(describe(behavior)): transform must be finite with a rotation")
+        else { return false }
+        if item.collisionBoundsType == .path {
+            do { _ = try item.collisionBoundingPath.convexPolygon() } catch {
+                ContractViolation.report("\(describe(item)) in \(describe(behavior)): invalid collisionBoundingPath: \(error)")
+                return false
+            }
+        }
+        return true
+    }
+
+    /// Marks the compiled tables stale and resumes the animator.
+    func setNeedsCompile() {
+        needsCompile = true
+        resume()
+    }
+
+    func resume() {
+        guard !isRunning else { return }
+        isRunning = true
+        delegate?.dynamicAnimatorWillResume(self)
+    }
+
+    // MARK: - Items
+
+    /// Items whose (unrotated) frame intersects `rect`.
+    public func items(in rect: CGRect) -> [DynamicItem] {
+        compileIfNeeded()
+        var out: [DynamicItem] = []
+        for r in records {
+            guard let r else { continue }
+            for item in r.members.isEmpty ? [r.item] : r.members.map(\.item) {
+                let c = item.center, s = item.bounds.size
+                let frame = CGRect(x: c.x - s.width / 2, y: c.y - s.height / 2, width: s.width, height: s.height)
+                if frame.intersects(rect) { out.append(item) }
+            }
+        }
+        return out
+    }
+
+    /// The layout item with `key` (layout mode), or nil.
+    public func item(forLayoutKey key: AnyHashable) -> DynamicItem? {
+        for r in records {
+            guard let r else { continue }
+            if let k = r.item as? KeyedDynamicItem, k.layoutKey == key { return k }
+            for m in r.members { if let k = m.item as? KeyedDynamicItem, k.layoutKey == key { return k } }
+        }
+        return nil
+    }
+
+    /// The layout attributes of the cell at `indexPath` (layout mode), as UIKit's animator offers.
+    public func layoutAttributesForCell(at indexPath: IndexPath) -> LayoutAttributes? {
+        item(forLayoutKey: indexPath) as? LayoutAttributes
+    }
+
+    /// Re-reads the item's center, bounds and rotation, replacing the animator's state for it (velocity is kept).
+    public func updateItem(usingCurrentState item: DynamicItem) {
+        compileIfNeeded()
+        guard let tag = tagOf[ObjectIdentifier(item)], let record = records[tag] else {
+            ContractViolation.report("\(describe(item)) is not in this animator; updateItem(usingCurrentState:) needs an item of one of its behaviors")
+            return
+        }
+        guard validateItemState(item) else { return }
+        do {
+            if record.size != item.bounds.size || record.boundsType != item.collisionBoundsType || item.collisionBoundsType == .path {
+                let (shapes, _) = try makeShapes(for: item, density: record.density)
+                try world.setShapes(record.body, shapes)
+                record.size = item.bounds.size
+                record.boundsType = item.collisionBoundsType
+            }
+            try world.setTransform(record.body, origin: item.center.vec, angle: Float(item.transform.rotationAngle))
+        } catch {
+            ContractViolation.report("\(describe(item)): \(error)")
+        }
+        resume()
+    }
+
+    func validateItemState(_ item: DynamicItem) -> Bool {
+        let c = item.center, s = item.bounds.size
+        return require(c.isFinite, "\(describe(item)): center must be finite, got \(c)")
+            && require(s.width.isFinite && s.height.isFinite && s.width > 0 && s.height > 0,
+                       "\(describe(item)): bounds must have non-zero, finite width and height, got \(s.width)x\(s.height)")
+    }
+
+    /// Current velocity of an item in this animator.
+    func velocity(of item: DynamicItem) -> (linear: CGPoint, angular: CGFloat)? {
+        compileIfNeeded()
+        guard let tag = tagOf[ObjectIdentifier(item)], let r = records[tag] else { return nil }
+        let w = world.angularVelocity(of: r.body)
+        // Velocity of the item's center (the body origin), which differs from the COM's when they differ.
+        let arm = -world.rotation(of: r.body).rotate(world.localCenter(of: r.body))
+        let v = world.velocity(of: r.body) + cross(w, arm)
+        return (CGPoint(v), CGFloat(w))
+    }
+
+    func addVelocity(linear: Vec2, angular: Float, to item: DynamicItem) {
+        compileIfNeeded()
+        guard let tag = tagOf[ObjectIdentifier(item)], let r = records[tag] else { return }
+        do {
+            if linear != .zero { try world.setVelocity(r.body, world.velocity(of: r.body) + linear) }
+            if angular != 0 { try world.setAngularVelocity(r.body, world.angularVelocity(of: r.body) + angular) }
+        } catch { ContractViolation.report("\(describe(item)): \(error)") }
+        resume()
+    }
+
+    /// A snapshot of every item's state.
+    public func itemStates() -> [ItemState] {
+        compileIfNeeded()
+        var out: [ItemState] = []
+        for r in records {
+            guard let r else { continue }
+            let o = world.origin(of: r.body)
+            let w = world.angularVelocity(of: r.body)
+            let arm = -world.rotation(of: r.body).rotate(world.localCenter(of: r.body))
+            let v = world.velocity(of: r.body) + cross(w, arm)
+            out.append(ItemState(item: r.item, center: CGPoint(o), angle: CGFloat(world.angle(of: r.body)),
+                                 velocity: CGPoint(v), angularVelocity: CGFloat(w), isAwake: world.isAwake(r.body)))
+        }
+        return out
+    }
+
+    /// Number of items in the animator (an item group counts once).
+    public var itemCount: Int { compileIfNeeded(); return tagOf.count }
+}
+
+/// An item joined to the world.
+final class ItemRecord {
+    let item: DynamicItem
+    let body: BodyID
+    var size: CGSize
+    var boundsType: DynamicItemCollisionBoundsType
+    var density: CGFloat
+    /// Members of an item group: each with its offset from the group origin and its angle at creation.
+    var members: [(item: DynamicItem, offset: Vec2, angle: Float)]
+    // Last values sent to the world, so unchanged values do not wake the body.
+    var gravity = Vec2.zero
+    var force = Vec2.zero
+    var torqueA: Float = 0
+    var torqueB: Float = 0
+    var anchored = false
+    var allowsRotation = true
+    var collisionClass: Int32 = 0
+    var mass: Float = 0
+
+    init(item: DynamicItem, body: BodyID, size: CGSize, boundsType: DynamicItemCollisionBoundsType, density: CGFloat,
+         members: [(item: DynamicItem, offset: Vec2, angle: Float)]) {
+        self.item = item; self.body = body; self.size = size; self.boundsType = boundsType
+        self.density = density; self.members = members
+    }
+}
+
+enum RetiredBody {
+    case item(DynamicItem)
+    case boundary(CollisionBehavior, AnyHashable?)
+}

@@ -1,0 +1,85 @@
+/// How an item's collision shape is derived.
+public enum DynamicItemCollisionBoundsType: Int, Sendable {
+    /// The item's `bounds` as an oriented rectangle (the default).
+    case rectangle
+    /// The ellipse inscribed in `bounds` (a circle when width equals height).
+    case ellipse
+    /// The convex `collisionBoundingPath`, in the item's coordinates with (0,0) at its center.
+    case path
+}
+
+/// Anything the animator can move: UIKit's `UIDynamicItem`.
+///
+/// The animator reads `center`, `bounds.size` and the rotation of `transform` once, when the item first joins it
+/// (and again on `updateItem(usingCurrentState:)`), and writes `center` (points) and `transform` (a pure rotation,
+/// radians clockwise on screen) after every step in which the item moved.
+public protocol DynamicItem: AnyObject {
+    var center: CGPoint { get set }
+    var bounds: CGRect { get }
+    var transform: CGAffineTransform { get set }
+    var collisionBoundsType: DynamicItemCollisionBoundsType { get }
+    var collisionBoundingPath: BezierPath { get }
+}
+
+extension DynamicItem {
+    public var collisionBoundsType: DynamicItemCollisionBoundsType { .rectangle }
+    public var collisionBoundingPath: BezierPath { BezierPath() }
+}
+
+/// A ready-made item for headless use: center, bounds and transform, with an optional name and colour for
+/// rendering and error messages.
+///
+/// ```swift
+/// let box = HeadlessItem(center: CGPoint(x: 100, y: 100), size: CGSize(width: 50, height: 50), name: "box")
+/// ```
+public final class HeadlessItem: DynamicItem, CustomStringConvertible {
+    public var center: CGPoint
+    public var bounds: CGRect
+    public var transform: CGAffineTransform = .identity
+    public var collisionBoundsType: DynamicItemCollisionBoundsType
+    public var collisionBoundingPath: BezierPath
+    /// A name for messages and renderings.
+    public var name: String?
+    /// A CSS colour for renderings (for example "#3478f6").
+    public var color: String?
+
+    public init(center: CGPoint, size: CGSize, name: String? = nil, color: String? = nil,
+                collisionBoundsType: DynamicItemCollisionBoundsType = .rectangle, collisionBoundingPath: BezierPath = BezierPath()) {
+        self.center = center
+        self.bounds = CGRect(origin: .zero, size: size)
+        self.name = name
+        self.color = color
+        self.collisionBoundsType = collisionBoundsType
+        self.collisionBoundingPath = collisionBoundingPath
+    }
+
+    /// The rotation of `transform`, radians.
+    public var angle: CGFloat { transform.rotationAngle }
+
+    public var description: String {
+        "HeadlessItem(\(name.map { "'\($0)' " } ?? "")center: (\(center.x), \(center.y)), size: \(bounds.width)x\(bounds.height), angle: \(angle))"
+    }
+}
+
+/// Several items moving as one rigid body (how concave items are made): UIKit's `UIDynamicItemGroup`.
+/// Add the group to behaviors, not its members. Its center is the center of its members' bounding box when it is
+/// created; the animator writes every member's center and transform.
+public final class DynamicItemGroup: DynamicItem {
+    public let items: [DynamicItem]
+    public var center: CGPoint
+    public var bounds: CGRect
+    public var transform: CGAffineTransform = .identity
+
+    public init(items: [DynamicItem]) {
+        self.items = items
+        var minX = CGFloat.infinity, minY = CGFloat.infinity, maxX = -CGFloat.infinity, maxY = -CGFloat.infinity
+        for item in items {
+            let c = item.center, hw = item.bounds.width / 2, hh = item.bounds.height / 2
+            minX = min(minX, c.x - hw); maxX = max(maxX, c.x + hw)
+            minY = min(minY, c.y - hh); maxY = max(maxY, c.y + hh)
+        }
+        if items.isEmpty { minX = 0; minY = 0; maxX = 0; maxY = 0 }
+        center = CGPoint(x: (minX + maxX) / 2, y: (minY + maxY) / 2)
+        bounds = CGRect(x: 0, y: 0, width: maxX - minX, height: maxY - minY)
+    }
+}
