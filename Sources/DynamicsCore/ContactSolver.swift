@@ -30,6 +30,9 @@ struct ContactConstraint {
     var mA: Float, iA: Float, mB: Float, iB: Float
     var softness: Softness
     var pointCount: Int32
+    /// Two-point block: the normal-mass matrix K = [k11 k12; k12 k22] and its inverse's scale (0 = use sequential).
+    var k11: Float = 0, k12: Float = 0, k22: Float = 0
+    var invDet: Float = 0
     var p0 = ConstraintPoint()
     var p1 = ConstraintPoint()
 }
@@ -71,6 +74,15 @@ extension World {
                 cp.tangentMass = kT > 0 ? 1 / kT : 0
                 cp.relativeVelocity = mp.relativeVelocity
                 if k == 0 { cc.p0 = cp } else { cc.p1 = cp }
+            }
+            if m.pointCount == 2 {
+                let rn1A = cross(cc.p0.rA, n), rn1B = cross(cc.p0.rB, n), rn2A = cross(cc.p1.rA, n), rn2B = cross(cc.p1.rB, n)
+                cc.k11 = mA + mB + iA * rn1A * rn1A + iB * rn1B * rn1B
+                cc.k22 = mA + mB + iA * rn2A * rn2A + iB * rn2B * rn2B
+                cc.k12 = mA + mB + iA * rn1A * rn2A + iB * rn1B * rn2B
+                let det = cc.k11 * cc.k22 - cc.k12 * cc.k12
+                // Well conditioned only (Box2D's test): nearly coincident points are left to the sequential solve.
+                cc.invDet = cc.k11 * cc.k11 < 1000 * det ? 1 / det : 0
             }
             constraints.append(cc)
         }
@@ -123,8 +135,7 @@ extension World {
                         bias = s * invH // speculative: close the gap this substep, no more
                     } else if useBias {
                         bias = Swift.max(soft.biasRate * s, -maxPush)
-                        massScale = soft.massScale
-                        impulseScale = soft.impulseScale
+                        massScale = soft.massScale; impulseScale = soft.impulseScale
                     }
                     let dv = (vB + cross(wB, cp.rB)) - (vA + cross(wA, cp.rA))
                     let vn = dot(dv, n)
@@ -149,8 +160,42 @@ extension World {
                     vA -= mA * P; wA -= iA * cross(cp.rA, P)
                     vB += mB * P; wB += iB * cross(cp.rB, P)
                 }
-                normalPart(&c.pointee.p0)
-                if twoPoints { normalPart(&c.pointee.p1) }
+                // Two points are solved as one block when they are in the same regime (both speculative or both
+                // touching) and the result pushes at both; a flat landing then stays flat. Otherwise, one by one.
+                @inline(__always) func blockNormal(_ p1: inout ConstraintPoint, _ p2: inout ConstraintPoint) -> Bool {
+                    let invDet = c.pointee.invDet
+                    guard invDet != 0 else { return false }
+                    let s1 = dot(d + qB.rotate(p1.localB) - qA.rotate(p1.localA), n) + p1.adjustedSeparation
+                    let s2 = dot(d + qB.rotate(p2.localB) - qA.rotate(p2.localA), n) + p2.adjustedSeparation
+                    guard (s1 > 0) == (s2 > 0) else { return false }
+                    var massScale: Float = 1, impulseScale: Float = 0
+                    @inline(__always) func bias(_ s: Float) -> Float {
+                        if s > 0 { return s * invH }
+                        return useBias ? Swift.max(soft.biasRate * s, -maxPush) : 0
+                    }
+                    let b1 = bias(s1), b2 = bias(s2)
+                    if s1 <= 0 && useBias { massScale = soft.massScale; impulseScale = soft.impulseScale }
+                    let vn1 = dot((vB + cross(wB, p1.rB)) - (vA + cross(wA, p1.rA)), n) + b1
+                    let vn2 = dot((vB + cross(wB, p2.rB)) - (vA + cross(wA, p2.rA)), n) + b2
+                    let k11 = c.pointee.k11, k12 = c.pointee.k12, k22 = c.pointee.k22
+                    let a1 = p1.normalImpulse, a2 = p2.normalImpulse
+                    let n1 = a1 - massScale * invDet * (k22 * vn1 - k12 * vn2) - impulseScale * a1
+                    let n2 = a2 - massScale * invDet * (k11 * vn2 - k12 * vn1) - impulseScale * a2
+                    // Only when the block pushes at both points; otherwise the points are solved one by one.
+                    guard n1 >= 0, n2 >= 0 else { return false }
+                    let x1 = n1 - a1, x2 = n2 - a2
+                    p1.normalImpulse = n1; p2.normalImpulse = n2
+                    p1.maxNormalImpulse = Swift.max(p1.maxNormalImpulse, x1)
+                    p2.maxNormalImpulse = Swift.max(p2.maxNormalImpulse, x2)
+                    let P1 = x1 * n, P2 = x2 * n
+                    vA -= mA * (P1 + P2); wA -= iA * (cross(p1.rA, P1) + cross(p2.rA, P2))
+                    vB += mB * (P1 + P2); wB += iB * (cross(p1.rB, P1) + cross(p2.rB, P2))
+                    return true
+                }
+                if !(twoPoints && blockNormal(&c.pointee.p0, &c.pointee.p1)) {
+                    normalPart(&c.pointee.p0)
+                    if twoPoints { normalPart(&c.pointee.p1) }
+                }
                 let friction = c.pointee.friction
                 frictionPart(&c.pointee.p0, friction)
                 if twoPoints { frictionPart(&c.pointee.p1, friction) }
@@ -183,8 +228,36 @@ extension World {
                     vA -= mA * P; wA -= iA * cross(cp.rA, P)
                     vB += mB * P; wB += iB * cross(cp.rB, P)
                 }
-                bounce(&c.pointee.p0)
-                if c.pointee.pointCount == 2 { bounce(&c.pointee.p1) }
+                // Two points bouncing together are solved as one 2×2 block, so a flat landing bounces flat; one
+                // point after the other would turn part of the bounce into spin.
+                if c.pointee.pointCount == 2 && blockBounce(&c.pointee.p0, &c.pointee.p1) { } else {
+                    bounce(&c.pointee.p0)
+                    if c.pointee.pointCount == 2 { bounce(&c.pointee.p1) }
+                }
+                @inline(__always) func blockBounce(_ p1: inout ConstraintPoint, _ p2: inout ConstraintPoint) -> Bool {
+                    guard p1.relativeVelocity <= -threshold, p2.relativeVelocity <= -threshold,
+                          p1.maxNormalImpulse > 0, p2.maxNormalImpulse > 0 else { return false }
+                    let rn1A = cross(p1.rA, n), rn1B = cross(p1.rB, n), rn2A = cross(p2.rA, n), rn2B = cross(p2.rB, n)
+                    let k11 = mA + mB + iA * rn1A * rn1A + iB * rn1B * rn1B
+                    let k22 = mA + mB + iA * rn2A * rn2A + iB * rn2B * rn2B
+                    let k12 = mA + mB + iA * rn1A * rn2A + iB * rn1B * rn2B
+                    let det = k11 * k22 - k12 * k12
+                    // Ill-conditioned (points nearly coincide): leave it to the sequential pass.
+                    guard k11 * k11 < 1000 * det else { return false }
+                    let vn1 = dot((vB + cross(wB, p1.rB)) - (vA + cross(wA, p1.rA)), n)
+                    let vn2 = dot((vB + cross(wB, p2.rB)) - (vA + cross(wA, p2.rA)), n)
+                    let b1 = -(vn1 + e * p1.relativeVelocity), b2 = -(vn2 + e * p2.relativeVelocity)
+                    let d1 = (k22 * b1 - k12 * b2) / det, d2 = (k11 * b2 - k12 * b1) / det
+                    let n1 = p1.normalImpulse + d1, n2 = p2.normalImpulse + d2
+                    guard n1 >= 0, n2 >= 0 else { return false }
+                    p1.normalImpulse = n1; p2.normalImpulse = n2
+                    p1.maxNormalImpulse = Swift.max(p1.maxNormalImpulse, d1)
+                    p2.maxNormalImpulse = Swift.max(p2.maxNormalImpulse, d2)
+                    let P1 = d1 * n, P2 = d2 * n
+                    vA -= mA * (P1 + P2); wA -= iA * (cross(p1.rA, P1) + cross(p2.rA, P2))
+                    vB += mB * (P1 + P2); wB += iB * (cross(p1.rB, P1) + cross(p2.rB, P2))
+                    return true
+                }
                 vel[sa] = vA; angVel[sa] = wA; vel[sb] = vB; angVel[sb] = wB
             }
         }

@@ -32,6 +32,8 @@ public struct WorldSettings: Sendable {
     public var sleepAngularVelocity: Float = 2 * .pi / 180
     public var timeToSleep: Float = 0.5
     public var sleepingEnabled: Bool = true
+    /// Reuse last step's impulses as the first guess (faster convergence for resting contacts and joints).
+    public var warmStarting: Bool = true
 
     /// Grid cell size for the broadphase in points; 0 picks it from the typical item size when the step runs.
     public var gridCellSize: Float = 0

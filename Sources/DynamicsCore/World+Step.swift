@@ -56,8 +56,10 @@ extension World {
         let invH = 1 / h
         for _ in 0..<substeps {
             integrateVelocities(h: h)
-            warmStartJoints()
-            warmStartContacts()
+            if settings.warmStarting {
+                warmStartJoints()
+                warmStartContacts()
+            }
             solveJoints(h: h, useBias: true)
             solveContacts(invH: invH, useBias: true)
             integratePositions(h: h)
