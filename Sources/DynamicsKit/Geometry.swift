@@ -111,3 +111,12 @@ extension UIOffset {
     @inline(__always) var vec: Vec2 { Vec2(Float(horizontal), Float(vertical)) }
     var isFinite: Bool { horizontal.isFinite && vertical.isFinite }
 }
+
+#if !canImport(UIKit)
+extension IndexPath {
+    /// UIKit's collection-view index path: `[section, item]`.
+    public init(item: Int, section: Int) { self.init(indexes: [section, item]) }
+    public var item: Int { self[1] }
+    public var section: Int { self[0] }
+}
+#endif
