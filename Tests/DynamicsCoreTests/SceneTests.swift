@@ -1,0 +1,224 @@
+import XCTest
+@testable import DynamicsCore
+
+/// The scene generators reproduce SCENES.md's check sums, so every engine builds the same initial state.
+final class SceneTests: XCTestCase {
+    func test_lcg_matchesTheFirstFourStates() {
+        var rng = BenchmarkScene.LCG()
+        XCTAssertEqual([rng.next(), rng.next(), rng.next(), rng.next()], [87_628_868, 71_072_467, 2_332_836_374, 2_726_892_157])
+    }
+
+    func test_generators_matchTheCheckSums() {
+        let table: [(BenchmarkScene, Int, Int, Double, Double)] = [
+            (.rain(1000), 1000, 0, 590806.103529, 108708.134505),
+            (.rain(4000), 4000, 0, 4749468.487756, 809728.720092),
+            (.rain(10000), 10000, 0, 17967849.815883, 3276248.701754),
+            (.pyramid(20), 210, 0, 210000, 195650),
+            (.pyramid(100), 5050, 0, 5050000, 3358250),
+            (.jointGrid(100), 10000, 19900, 10000000, 5950000),
+            (.fieldSwarm(10000), 10000, 0, 10000000, 10000000),
+        ]
+        for (scene, items, links, sumX, sumY) in table {
+            XCTAssertEqual(scene.items.count, items, scene.name)
+            XCTAssertEqual(scene.links.count, links, scene.name)
+            XCTAssertEqual(scene.items.reduce(0) { $0 + $1.center.x }, sumX, accuracy: 1e-5, scene.name)
+            XCTAssertEqual(scene.items.reduce(0) { $0 + $1.center.y }, sumY, accuracy: 1e-5, scene.name)
+        }
+        let rain = BenchmarkScene.rain(1000)
+        XCTAssertEqual(rain.items[0].center.x, 18.081611, accuracy: 1e-6)
+        XCTAssertEqual(rain.items[1].center.y, 20.539616, accuracy: 1e-6)
+        XCTAssertEqual(rain.items[999].center.x, 966.088798, accuracy: 1e-6)
+        XCTAssertEqual(BenchmarkScene.rain(10000).items[9999].center.y, 651.933021, accuracy: 1e-6)
+        XCTAssertEqual(BenchmarkScene.pyramid(100).items[5049].center.y, 5)
+        XCTAssertEqual(BenchmarkScene.jointGrid(100).items[9999].center.x, 1495)
+    }
+
+    func test_build_createsBodiesWallsAndLinks() throws {
+        let world = World()
+        let (items, links) = try world.build(.jointGrid(10))
+        XCTAssertEqual(items.count, 100)
+        XCTAssertEqual(links.count, 10 + 2 * 10 * 9)
+        XCTAssertEqual(world.jointCount, links.count)
+        let rainWorld = World()
+        let (rainItems, _) = try rainWorld.build(.rain(1000))
+        XCTAssertEqual(rainWorld.bodyCount, 1004)
+        XCTAssertEqual(rainWorld.origin(of: rainItems[0]).x, 18.081611, accuracy: 1e-4)
+    }
+}
+
+/// Seeded property tests: each runs over several seeds so a failure names its seed.
+final class PropertyTests: XCTestCase {
+    struct Rng { var s: UInt64; mutating func unit() -> Float { s = s &* 6364136223846793005 &+ 1442695040888963407; return Float(s >> 40) / Float(1 << 24) } }
+
+    func randomWorld(seed: UInt64, count: Int, gravity: Bool) throws -> (World, [BodyID]) {
+        var rng = Rng(s: seed)
+        let world = World()
+        world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
+        var ids: [BodyID] = []
+        for _ in 0..<count {
+            var d = BodyDefinition()
+            d.position = Vec2(rng.unit() * 400, rng.unit() * 400)
+            d.angle = rng.unit() * 6
+            d.linearVelocity = Vec2(rng.unit() * 200 - 100, rng.unit() * 200 - 100)
+            d.angularVelocity = rng.unit() * 4 - 2
+            let w = 5 + rng.unit() * 20, h = 5 + rng.unit() * 20
+            d.shapes = [rng.unit() < 0.3 ? ShapeDefinition(.circle(center: .zero, radius: w / 2), mass: w * w / 10_000) : .box(width: w, height: h)]
+            d.collisionClass = 1
+            d.restitution = 0; d.friction = 0.3
+            d.linearDamping = 0; d.angularDamping = 0
+            d.gravity = gravity ? Vec2(0, 1000) : .zero
+            ids.append(try world.createBody(d))
+        }
+        for (a, b, n) in [(Vec2(-50, -50), Vec2(450, -50), Vec2(0, -1)), (Vec2(450, -50), Vec2(450, 450), Vec2(1, 0)),
+                          (Vec2(450, 450), Vec2(-50, 450), Vec2(0, 1)), (Vec2(-50, 450), Vec2(-50, -50), Vec2(-1, 0))] {
+            var wall = BodyDefinition(); wall.type = .static; wall.collisionClass = 1
+            wall.shapes = [ShapeDefinition(try .wall(from: a, to: b, outward: n), mass: 0)]
+            try world.createBody(wall)
+        }
+        return (world, ids)
+    }
+
+    func kineticEnergy(_ world: World, _ ids: [BodyID]) -> Double {
+        ids.reduce(0) { sum, id in
+            let v = world.velocity(of: id), w = world.angularVelocity(of: id)
+            return sum + 0.5 * Double(world.mass(of: id)) * Double(lengthSquared(v)) + 0.5 * Double(world.inertia(of: id)) * Double(w * w)
+        }
+    }
+
+    /// Without gravity, damping or restitution, contacts can only take energy away.
+    func test_energyDoesNotGrowWithoutInput() throws {
+        for seed in UInt64(1)...5 {
+            let (world, ids) = try randomWorld(seed: seed, count: 120, gravity: false)
+            let e0 = kineticEnergy(world, ids)
+            var peak = e0
+            for _ in 0..<180 {
+                world.step(dt: 1.0 / 60, substeps: 4)
+                peak = max(peak, kineticEnergy(world, ids))
+            }
+            // Overlaps in the random start are pushed apart at a bounded speed; allow that small injection.
+            XCTAssertLessThanOrEqual(peak, e0 * 1.05 + 5, "seed \(seed)")
+            XCTAssertLessThan(kineticEnergy(world, ids), e0, "seed \(seed)")
+        }
+    }
+
+    /// Ids of destroyed bodies go stale and are detected, even when their slot is reused.
+    func test_idsOfRemovedBodies_goStale() throws {
+        for seed in UInt64(1)...3 {
+            let (world, ids) = try randomWorld(seed: seed, count: 50, gravity: true)
+            var alive = ids
+            var rng = Rng(s: seed)
+            for _ in 0..<20 {
+                let k = Int(rng.unit() * Float(alive.count))
+                let id = alive.remove(at: k)
+                try world.destroyBody(id)
+                XCTAssertFalse(world.isValid(id))
+                XCTAssertThrowsError(try world.destroyBody(id))
+                world.step(dt: 1.0 / 60, substeps: 4)
+                let fresh = try world.createBody(.box(center: Vec2(200, 200), width: 5, height: 5))
+                XCTAssertTrue(world.isValid(fresh))
+                XCTAssertFalse(world.isValid(id), "a reused slot must not revive \(id)")
+                alive.append(fresh)
+            }
+            for id in alive { XCTAssertTrue(world.isValid(id)) }
+        }
+    }
+
+    /// Every pair of bodies whose boxes overlap is a broadphase candidate (the broadphase may report more).
+    func test_broadphasePairs_areASupersetOfTrueOverlaps() throws {
+        for seed in UInt64(1)...5 {
+            let (world, ids) = try randomWorld(seed: seed, count: 300, gravity: true)
+            for step in 0..<40 {
+                world.step(dt: 1.0 / 60, substeps: 4)
+                guard step % 10 == 9 else { continue }
+                // The next step's candidates are computed from the state now: run the broadphase alone.
+                world.updatePairs(dt: 1.0 / 60)
+                let candidates = Set(world.lastCandidatePairs.map { UInt64(UInt32($0.0)) << 32 | UInt64(UInt32($0.1)) })
+                let boxes = ids.map { id -> AABB in
+                    let i = Int(id.index), s = Int(world.bodies.slot[i])
+                    return world.bodyBox(id: i, slot: s)
+                }
+                for a in 0..<ids.count {
+                    for b in (a + 1)..<ids.count where boxes[a].overlaps(boxes[b]) {
+                        let (i, j) = (ids[a].index, ids[b].index)
+                        let key = UInt64(UInt32(min(i, j))) << 32 | UInt64(UInt32(max(i, j)))
+                        let bothAsleep = !world.isAwake(ids[a]) && !world.isAwake(ids[b])
+                        if !bothAsleep { XCTAssertTrue(candidates.contains(key), "seed \(seed): \(i)-\(j) overlap but are not candidates") }
+                    }
+                }
+            }
+        }
+    }
+
+    func test_contactsPersistAndWarmStart_sortedByKey() throws {
+        let (world, _) = try randomWorld(seed: 9, count: 200, gravity: true)
+        for _ in 0..<120 { world.step(dt: 1.0 / 60, substeps: 4) }
+        let keys = world.contacts.map { ($0.keyHi, $0.keyLo) }
+        XCTAssertEqual(keys.count, Set(keys.map { "\($0.0)-\($0.1)" }).count, "contacts are unique")
+        XCTAssertTrue(zip(keys, keys.dropFirst()).allSatisfy { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }, "contacts are sorted")
+    }
+}
+
+final class CoreBadInputTests: XCTestCase {
+    func test_createBody_refusesEveryInvalidDefinition() {
+        let world = World()
+        func refused(_ fragment: String, _ change: (inout BodyDefinition) -> Void, file: StaticString = #filePath, line: UInt = #line) {
+            var d = BodyDefinition.box(center: .zero, width: 10, height: 10)
+            change(&d)
+            XCTAssertThrowsError(try world.createBody(d), file: file, line: line) { error in
+                XCTAssertTrue("\(error)".contains(fragment), "'\(error)' should mention '\(fragment)'", file: file, line: line)
+            }
+        }
+        refused("position") { $0.position = Vec2(.nan, 0) }
+        refused("angle") { $0.angle = .infinity }
+        refused("velocity") { $0.linearVelocity = Vec2(0, .nan) }
+        refused("angular velocity") { $0.angularVelocity = .nan }
+        refused("gravity") { $0.gravity = Vec2(.infinity, 0) }
+        refused("damping") { $0.linearDamping = -1 }
+        refused("friction") { $0.friction = .nan }
+        refused("at least one shape") { $0.shapes = [] }
+        refused("radius") { $0.shapes = [ShapeDefinition(.circle(center: .zero, radius: 0), mass: 1)] }
+        refused("mass") { $0.shapes = [ShapeDefinition(.circle(center: .zero, radius: 1), mass: -1)] }
+        refused("positive mass") { $0.shapes = [ShapeDefinition(.circle(center: .zero, radius: 1), mass: 0)] }
+        refused("segment") { $0.shapes = [ShapeDefinition(.segment(.zero, .zero), mass: 1)] }
+        refused("collision class") { $0.collisionClass = 5 }
+        XCTAssertEqual(world.bodyCount, 0)
+    }
+
+    func test_convexPolygon_refusesConcaveSelfCrossingAndDegenerateOutlines() {
+        XCTAssertThrowsError(try ConvexPolygon(vertices: [Vec2(0, 0), Vec2(1, 0)]))
+        XCTAssertThrowsError(try ConvexPolygon(vertices: [Vec2(0, 0), Vec2(1, 0), Vec2(2, 0)]))
+        XCTAssertThrowsError(try ConvexPolygon(vertices: [Vec2(-1, -1), Vec2(0, 0), Vec2(1, -1), Vec2(1, 1), Vec2(-1, 1)]))
+        XCTAssertThrowsError(try ConvexPolygon(vertices: [Vec2(-1, -1), Vec2(1, 1), Vec2(1, -1), Vec2(-1, 1)]))
+        XCTAssertThrowsError(try ConvexPolygon(vertices: [Vec2(0, 0), Vec2(.nan, 0), Vec2(1, 1)]))
+        // Both windings are accepted and give the same polygon.
+        let a = try? ConvexPolygon(vertices: [Vec2(-1, -1), Vec2(1, -1), Vec2(1, 1), Vec2(-1, 1)])
+        let b = try? ConvexPolygon(vertices: [Vec2(-1, 1), Vec2(1, 1), Vec2(1, -1), Vec2(-1, -1)])
+        XCTAssertNotNil(a); XCTAssertNotNil(b)
+        XCTAssertEqual(a?.massProperties.area ?? 0, 4, accuracy: 1e-5)
+        XCTAssertEqual(b?.massProperties.area ?? 0, 4, accuracy: 1e-5)
+    }
+
+    func test_boxMassProperties_matchTheClosedForm() {
+        let p: ConvexPolygon
+        if case let .polygon(poly) = ShapeGeometry.box(width: 10, height: 20) { p = poly } else { return XCTFail() }
+        let m = p.massProperties
+        XCTAssertEqual(m.area, 200, accuracy: 1e-3)
+        XCTAssertEqual(m.inertiaPerMass, (100 + 400) / 12, accuracy: 1e-3)
+        XCTAssertEqual(length(m.centroid), 0, accuracy: 1e-5)
+    }
+
+    func test_joints_refuseBadDefinitions() throws {
+        let world = World()
+        let a = try world.createBody(.box(center: .zero, width: 10, height: 10))
+        var j = JointDefinition(kind: .distance, bodyA: a, bodyB: a)
+        XCTAssertThrowsError(try world.createJoint(j))
+        j = JointDefinition(kind: .distance, bodyA: a, bodyB: nil)
+        j.length = -1
+        XCTAssertThrowsError(try world.createJoint(j))
+        j = JointDefinition(kind: .revolute, bodyA: a, bodyB: nil)
+        j.enableLimit = true; j.lowerLimit = 0.2; j.upperLimit = 1
+        XCTAssertThrowsError(try world.createJoint(j)) { XCTAssertTrue("\($0)".contains("contain 0")) }
+        try world.destroyBody(a)
+        XCTAssertThrowsError(try world.createJoint(JointDefinition(kind: .weld, bodyA: a, bodyB: nil)))
+    }
+}
