@@ -1,0 +1,104 @@
+import ArgumentParser
+import DynamicsKit
+
+@main
+struct Dynamics: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dynamics",
+        abstract: "UIKit Dynamics for Swift on Linux: run the showcase or a benchmark scene headless.",
+        subcommands: [Showcase.self, Scene.self],
+        defaultSubcommand: Showcase.self
+    )
+}
+
+/// Runs every built-in demo headless and prints one line per demo.
+struct Showcase: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the built-in demos headless and report what happened (the default).")
+
+    func run() throws {
+        print("DynamicsKit showcase (headless, 60 Hz, 4 substeps)")
+        var failures = 0
+        for demo in Demo.all {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let result = demo.run()
+            let wall = clock.now - start
+            let ms = Double(wall.components.seconds) * 1000 + Double(wall.components.attoseconds) / 1e15
+            let mark = result.ok ? "ok  " : "FAIL"
+            if !result.ok { failures += 1 }
+            print("\(mark) \(demo.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(result.summary) [\(String(format: "%.0f", ms)) ms]")
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+}
+
+/// Runs a SCENES.md benchmark scene through the engine's bulk API and prints its figures.
+struct Scene: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run a SCENES.md scene (rain, pyramid, joint_grid, field_swarm) and time it.")
+
+    @Argument(help: "Scene kind: rain, pyramid, joint_grid or field_swarm.")
+    var kind: String
+    @Argument(help: "Scene size (rain: items; pyramid: rows; joint_grid: side; field_swarm: items).")
+    var size: Int
+    @Option(help: "Steps of 1/60 s.")
+    var steps = 600
+    @Option(help: "Substeps per step.")
+    var substeps = 4
+    @Flag(help: "Print per-stage timings every 60 steps.")
+    var verbose = false
+
+    func validate() throws {
+        guard BenchmarkScene.Kind(rawValue: kind) != nil else {
+            throw ValidationError("unknown scene '\(kind)'; expected one of: \(BenchmarkScene.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard size > 0 else { throw ValidationError("size must be positive, got \(size)") }
+        guard steps > 0 else { throw ValidationError("steps must be positive, got \(steps)") }
+        guard substeps > 0 else { throw ValidationError("substeps must be positive, got \(substeps)") }
+    }
+
+    func run() throws {
+        let scene = BenchmarkScene.named(BenchmarkScene.Kind(rawValue: kind)!, size: size)
+        let world = World()
+        let (ids, links) = try world.build(scene)
+        let clock = ContinuousClock()
+        var times: [Double] = []
+        times.reserveCapacity(steps)
+        for s in 0..<steps {
+            let t = clock.now
+            world.step(dt: 1.0 / 60, substeps: substeps)
+            let d = clock.now - t
+            times.append(Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
+            if verbose && (s + 1) % 60 == 0 { print("step \(s + 1): awake \(world.awakeBodyCount), contacts \(world.contactCount), \(world.profile)") }
+        }
+        let mean = times.reduce(0, +) / Double(times.count)
+        let tail = times.suffix(min(120, times.count))
+        var outside = 0, nonfinite = 0
+        var sumY = 0.0, sumR = 0.0
+        for id in ids {
+            let p = world.origin(of: id)
+            if !(p.x.isFinite && p.y.isFinite) { nonfinite += 1; continue }
+            if !(Double(p.x) >= 0 && Double(p.x) <= scene.width && Double(p.y) >= 0 && Double(p.y) <= scene.height) { outside += 1 }
+            sumY += Double(p.y)
+            sumR += Double(length(p - Vec2(1000, 1000)))
+        }
+        print("scene \(scene.name): \(ids.count) items, \(links.count) links, \(steps) steps")
+        print(String(format: "ms_per_step %.3f  ms_last120 %.3f  max_step %.3f  awake %d  outside %d  nonfinite %d",
+                     mean, tail.reduce(0, +) / Double(tail.count), times.max() ?? 0, world.awakeBodyCount, outside, nonfinite))
+        switch scene.kind {
+        case .rain: print(String(format: "mean_y %.2f", sumY / Double(ids.count)))
+        case .pyramid:
+            let top = world.origin(of: ids.last!), start = scene.items.last!.center
+            print(String(format: "top_dy %.3f  top_dx %.3f  stable %d", Double(top.y) - start.y, Double(top.x) - start.x,
+                         abs(Double(top.y) - start.y) <= 5 ? 1 : 0))
+        case .jointGrid:
+            let n = scene.size
+            var sag = 0.0
+            for c in 0..<n { sag += Double(world.origin(of: ids[(n - 1) * n + c]).y) - scene.items[(n - 1) * n + c].center.y }
+            var maxErr: Float = 0
+            for l in links { let (a, b) = world.jointAnchors(l); maxErr = max(maxErr, abs(length(b - a) - 10)) }
+            print(String(format: "sag %.3f  max_link_err %.4f", sag / Double(n), maxErr))
+        case .fieldSwarm: print(String(format: "mean_r %.2f", sumR / Double(ids.count)))
+        }
+        print("engine bytes per body (columns): \(World.bytesPerBody)")
+    }
+}
