@@ -39,6 +39,21 @@ extension World {
         }
     }
 
+    /// How many awake bodies have been at rest long enough to sleep; an island sleeps when all its bodies are.
+    public var awakeBodiesReadyToSleep: Int {
+        var n = 0
+        for s in 0..<bodies.awakeCount where bodies.sleepTime[s] >= settings.timeToSleep { n += 1 }
+        return n
+    }
+
+    /// Seconds each awake body has been at rest (for diagnosing what keeps a scene awake), by body id.
+    public func restTimes() -> [(BodyID, Float)] {
+        (0..<bodies.awakeCount).map { s in
+            let i = Int(bodies.bodyIndex[s])
+            return (BodyID(index: Int32(i), generation: bodies.generation[i]), bodies.sleepTime[s])
+        }
+    }
+
     /// Candidate pairs of the last broadphase (lower id index first), for tests of the broadphase contract.
     public var lastCandidatePairs: [(Int32, Int32)] {
         pairs.map { (Int32(truncatingIfNeeded: $0 >> 32), Int32(truncatingIfNeeded: $0 & 0xFFFF_FFFF)) }

@@ -32,7 +32,15 @@ extension World {
                 anchor[s] = pos[s]
                 anchorRot[s] = rot[s]
             } else {
-                sleepTime[s] += dt
+                // The average is taken over each half second in turn: after a full window at rest the anchor
+                // moves up, so a body waiting for the rest of its island is judged on its recent motion, not on
+                // how far it crept since it first stopped.
+                let before = sleepTime[s]
+                sleepTime[s] = before + dt
+                if (sleepTime[s] / window).rounded(.down) != (before / window).rounded(.down) {
+                    anchor[s] = pos[s]
+                    anchorRot[s] = rot[s]
+                }
             }
             minSleep = Swift.min(minSleep, sleepTime[s])
         }

@@ -1,8 +1,8 @@
 extension World {
     /// Loads a shape of a body into world coordinates. Returns false for a circle (handled separately).
     @inline(__always)
-    func loadPolygon(_ shape: ShapeRecord, position p: Vec2, rotation q: Rot, into out: inout WorldPolygon,
-                     vertices pv: UnsafeBufferPointer<Vec2>, normals pn: UnsafeBufferPointer<Vec2>) {
+    static func loadPolygon(_ shape: ShapeRecord, position p: Vec2, rotation q: Rot, into out: inout WorldPolygon,
+                            vertices pv: UnsafeBufferPointer<Vec2>, normals pn: UnsafeBufferPointer<Vec2>) {
         switch shape.kind {
         case .polygon:
             let vs = Int(shape.vertexStart), n = Int(shape.vertexCount)
@@ -24,24 +24,28 @@ extension World {
 
     /// Manifold between shape `a` of the body at (pA, qA) and shape `b` of the body at (pB, qB); normal from a to b.
     @inline(__always)
-    func collide(_ a: ShapeRecord, _ pA: Vec2, _ qA: Rot, _ b: ShapeRecord, _ pB: Vec2, _ qB: Rot, specDist: Float,
-                 vertices pv: UnsafeBufferPointer<Vec2>, normals pn: UnsafeBufferPointer<Vec2>) -> Manifold {
+    static func collide(_ a: ShapeRecord, _ pA: Vec2, _ qA: Rot, _ b: ShapeRecord, _ pB: Vec2, _ qB: Rot, specDist: Float,
+                        linearSlop: Float, scratch: UnsafeMutablePointer<Vec2>,
+                        vertices pv: UnsafeBufferPointer<Vec2>, normals pn: UnsafeBufferPointer<Vec2>) -> Manifold {
+        let n = maxPolygonVertices
+        var scratchPolygonA = WorldPolygon(vertices: scratch, normals: scratch + n, count: 0)
+        var scratchPolygonB = WorldPolygon(vertices: scratch + 2 * n, normals: scratch + 3 * n, count: 0)
         switch (a.kind, b.kind) {
         case (.circle, .circle):
             return collideCircles(centerA: pA + qA.rotate(a.p0), radiusA: a.radius,
                                   centerB: pB + qB.rotate(b.p0), radiusB: b.radius, specDist: specDist)
         case (.circle, _):
-            loadPolygon(b, position: pB, rotation: qB, into: &scratchPolygonB, vertices: pv, normals: pn)
+            World.loadPolygon(b, position: pB, rotation: qB, into: &scratchPolygonB, vertices: pv, normals: pn)
             var m = collidePolygonCircle(scratchPolygonB, center: pA + qA.rotate(a.p0), radius: a.radius, specDist: specDist)
             m.normal = -m.normal
             return m
         case (_, .circle):
-            loadPolygon(a, position: pA, rotation: qA, into: &scratchPolygonA, vertices: pv, normals: pn)
+            World.loadPolygon(a, position: pA, rotation: qA, into: &scratchPolygonA, vertices: pv, normals: pn)
             return collidePolygonCircle(scratchPolygonA, center: pB + qB.rotate(b.p0), radius: b.radius, specDist: specDist)
         default:
-            loadPolygon(a, position: pA, rotation: qA, into: &scratchPolygonA, vertices: pv, normals: pn)
-            loadPolygon(b, position: pB, rotation: qB, into: &scratchPolygonB, vertices: pv, normals: pn)
-            return collidePolygons(scratchPolygonA, scratchPolygonB, specDist: specDist, linearSlop: settings.linearSlop)
+            World.loadPolygon(a, position: pA, rotation: qA, into: &scratchPolygonA, vertices: pv, normals: pn)
+            World.loadPolygon(b, position: pB, rotation: qB, into: &scratchPolygonB, vertices: pv, normals: pn)
+            return collidePolygons(scratchPolygonA, scratchPolygonB, specDist: specDist, linearSlop: linearSlop)
         }
     }
 
@@ -66,6 +70,7 @@ extension World {
                               shapeA: Int(c.keyLo >> 16), shapeB: Int(c.keyLo & 0xFFFF))
         }
         let slop = settings.linearSlop
+        let scratch = scratchPolygons
         let beginTouch = slop            // touching starts at this separation or less
         let endTouch = 3 * slop          // and ends above this (hysteresis against flicker)
         let margin = settings.speculativeDistance
@@ -106,7 +111,8 @@ extension World {
                     let shapeA = shapes[startA + la]
                     for lb in 0..<countB {
                         let shapeB = shapes[startB + lb]
-                        var m = collide(shapeA, pA, qA, shapeB, pB, qB, specDist: specDist, vertices: pv, normals: pn)
+                        var m = World.collide(shapeA, pA, qA, shapeB, pB, qB, specDist: specDist, linearSlop: slop,
+                                              scratch: scratch, vertices: pv, normals: pn)
                         let lo = UInt32(la) << 16 | UInt32(lb)
                         var previous: Int = -1
                         for k in oldStart..<oi where old[k].keyLo == lo { previous = k; break }

@@ -91,8 +91,9 @@ public final class World {
     @usableFromInline var sortCounts: [Int] = []
     @usableFromInline var awakeOversize: [Int32] = []
     @usableFromInline var wakeList: [Int32] = []
-    @usableFromInline var scratchPolygonA = WorldPolygon(vertices: .allocate(capacity: maxPolygonVertices), normals: .allocate(capacity: maxPolygonVertices), count: 0)
-    @usableFromInline var scratchPolygonB = WorldPolygon(vertices: .allocate(capacity: maxPolygonVertices), normals: .allocate(capacity: maxPolygonVertices), count: 0)
+    /// Scratch for polygons in world coordinates (A's vertices, A's normals, B's vertices, B's normals). Immutable
+    /// pointers, so the narrowphase reaches them without exclusivity checks.
+    @usableFromInline let scratchPolygons = UnsafeMutablePointer<Vec2>.allocate(capacity: 4 * maxPolygonVertices)
 
     // Solver scratch.
     @usableFromInline var constraints: [ContactConstraint] = []
@@ -115,8 +116,7 @@ public final class World {
     }
 
     deinit {
-        scratchPolygonA.vertices.deallocate(); scratchPolygonA.normals.deallocate()
-        scratchPolygonB.vertices.deallocate(); scratchPolygonB.normals.deallocate()
+        scratchPolygons.deallocate()
     }
 
     // MARK: - Counts
