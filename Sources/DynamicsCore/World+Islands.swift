@@ -87,22 +87,32 @@ extension World {
             let r = Int(unionParent[s])
             islandMinSleep[r] = Swift.min(islandMinSleep[r], sleepTime[s])
         }
-        // Collect the members of the islands ready to sleep, by body id, grouped by root in slot order.
-        var groups: [Int32: [Int32]] = [:]
-        var roots: [Int32] = []
+        // Collect the members of the islands ready to sleep, grouped by root (counting sort; roots in slot order).
+        var members: [Int32] = []
+        var roots: [(root: Int32, start: Int, count: Int)] = []
+        var rootIndex = [Int32](repeating: -1, count: n)
         for s in 0..<n {
-            let r = unionParent[s]
-            guard islandMinSleep[Int(r)] >= settings.timeToSleep else { continue }
-            if groups[r] == nil { roots.append(r); groups[r] = [] }
-            groups[r]!.append(bodies.bodyIndex[s])
+            let r = Int(unionParent[s])
+            guard islandMinSleep[r] >= settings.timeToSleep else { continue }
+            if rootIndex[r] < 0 { rootIndex[r] = Int32(roots.count); roots.append((Int32(r), 0, 0)) }
+            roots[Int(rootIndex[r])].count += 1
         }
         guard !roots.isEmpty else { return }
-        for r in roots { // `roots` is in slot order: deterministic
-            let members = groups[r]!
+        var offset = 0
+        for k in 0..<roots.count { roots[k].start = offset; offset += roots[k].count; roots[k].count = 0 }
+        members = [Int32](repeating: 0, count: offset)
+        for s in 0..<n {
+            let k = rootIndex[Int(unionParent[s])]
+            guard k >= 0 else { continue }
+            members[roots[Int(k)].start + roots[Int(k)].count] = bodies.bodyIndex[s]
+            roots[Int(k)].count += 1
+        }
+        for root in roots { // in slot order of their first member: deterministic
+            let islandBodies = Array(members[root.start..<(root.start + root.count)])
             let k: Int32
             if let f = freeIslands.popLast() { k = f } else { k = Int32(islands.count); islands.append(SleepingIsland()) }
-            islands[Int(k)] = SleepingIsland(bodies: members, contacts: [], inUse: true)
-            for b in members {
+            islands[Int(k)] = SleepingIsland(bodies: islandBodies, contacts: [], inUse: true)
+            for b in islandBodies {
                 let i = Int(b)
                 bodies.sleepingIsland[i] = k
                 let s = Int(bodies.slot[i])

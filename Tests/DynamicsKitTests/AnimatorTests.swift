@@ -247,3 +247,27 @@ final class ShapeTests: XCTestCase {
         XCTAssertLessThanOrEqual(max(bar.center.y, block.center.y), 400)
     }
 }
+
+final class RealTimeDriverTests: XCTestCase {
+    /// The driver advances the animator from wall time on its queue; the steps themselves stay fixed.
+    func test_realTimeDriver_advancesTheAnimatorOnItsQueue() {
+        let animator = DynamicAnimator()
+        let item = box(0, 0, 10)
+        animator.addBehavior(GravityBehavior(items: [item]))
+        let driver = RealTimeDriver(animator: animator)
+        let frames = expectation(description: "frames")
+        frames.assertForOverFulfill = false
+        var count = 0
+        driver.onFrame = { _ in count += 1; if count == 5 { frames.fulfill() } }
+        driver.start()
+        XCTAssertTrue(driver.isActive)
+        wait(for: [frames], timeout: 5)
+        driver.stop()
+        driver.queue.sync {}
+        XCTAssertFalse(driver.isActive)
+        XCTAssertGreaterThan(animator.elapsedTime, 0)
+        // Whole fixed steps only.
+        let steps = animator.elapsedTime / animator.timeStep
+        XCTAssertEqual(steps, steps.rounded(), accuracy: 1e-6)
+    }
+}
