@@ -94,7 +94,8 @@ extension World {
                 let sa = Int(slot[ia]), sb = Int(slot[ib])
                 let pA = pos[sa], qA = rot[sa], pB = pos[sb], qB = rot[sb]
                 // How far the pair can close this step, plus the speculative margin.
-                var closing = length(vel[sb] - vel[sa]) + abs(angVel[sa]) * ext[sa] + abs(angVel[sb]) * ext[sb]
+                let spin = abs(angVel[sa]) * ext[sa] + abs(angVel[sb]) * ext[sb]
+                var closing = length(vel[sb] - vel[sa]) + spin
                 closing += length(grav[sb] - grav[sa]) * dt
                 let specDist = margin + closing * dt
                 // Cheap rejection by bounding circles.
@@ -113,6 +114,14 @@ extension World {
                         let shapeB = shapes[startB + lb]
                         var m = World.collide(shapeA, pA, qA, shapeB, pB, qB, specDist: specDist, linearSlop: slop,
                                               scratch: scratch, vertices: pv, normals: pn)
+                        // The speculative reach used above bounds the approach in any direction; keep the contact
+                        // only if the pair can close its gap along this normal within the step, so items moving past
+                        // each other do not fill the solver with contacts that cannot touch.
+                        if m.pointCount > 0 {
+                            let approach = -dot(m.normal, vel[sb] - vel[sa]) - dt * dot(m.normal, grav[sb] - grav[sa])
+                            let reach = margin + dt * (Swift.max(approach, 0) + spin)
+                            if m.minSeparation > reach { m.pointCount = 0 }
+                        }
                         let lo = UInt32(la) << 16 | UInt32(lb)
                         var previous: Int = -1
                         for k in oldStart..<oi where old[k].keyLo == lo { previous = k; break }
