@@ -17,6 +17,7 @@ extension World {
             contactEndedEvents.append(contentsOf: pendingEnded)
             pendingEnded.removeAll(keepingCapacity: true)
         }
+        applyFields(dt: dt)
         let h = dt / Float(substeps)
         if h != dampingH {
             dampingH = h
@@ -36,6 +37,7 @@ extension World {
         if awakeJointsDirty { refreshAwakeJoints() }
         updateSleep(dt: dt)
         if awakeJointsDirty { refreshAwakeJoints() }
+        releaseUnusedScratch()
         let t5 = clock.now
         stepCount += 1
 
@@ -48,6 +50,26 @@ extension World {
         profile.solve = seconds(t4 - t3)
         profile.islands = seconds(t5 - t4)
         profile.total = seconds(t5 - t0)
+    }
+
+    /// Gives back scratch capacity after a transient peak (a landing wave can need ten times the contacts of the
+    /// pile that follows). Only when the count is below an eighth of the capacity, so a steady step never
+    /// reallocates.
+    func releaseUnusedScratch() {
+        @inline(__always) func shrink<T>(_ a: inout [T], _ used: Int) {
+            if a.capacity > 4096 && used * 8 < a.capacity {
+                var fresh: [T] = []
+                fresh.reserveCapacity(Swift.max(used * 2, 1024))
+                fresh.append(contentsOf: a)
+                a = fresh
+            }
+        }
+        shrink(&contacts, contacts.count)
+        if newContacts.capacity > 4096 && contacts.count * 8 < newContacts.capacity { newContacts = [] }
+        if constraints.capacity > 4096 && contacts.count * 8 < constraints.capacity { constraints = [] }
+        if pairs.capacity > 4096 && pairs.count * 8 < pairs.capacity { pairs = [] }
+        if cellEntries.capacity > 4096 && cellEntries.count * 8 < cellEntries.capacity { cellEntries = [] }
+        if sortScratch.count > 4096 && cellEntries.count * 8 < sortScratch.count { sortScratch = [] }
     }
 
     func solve(h: Float, substeps: Int) {
@@ -77,11 +99,35 @@ extension World {
         let grav = bodies.gravity.base, force = bodies.force.base, invMass = bodies.invMass.base
         let invI = bodies.invInertia.base, tA = bodies.torqueA.base, tB = bodies.torqueB.base
         let linDamp = bodies.linearDampingFactor.base, angDamp = bodies.angularDampingFactor.base
-        for s in 0..<n {
-            let q = rot[s]
-            let torque = q.c * tA[s] - q.s * tB[s]
-            vel[s] = (vel[s] + h * (grav[s] + invMass[s] * force[s])) * linDamp[s]
-            angVel[s] = (angVel[s] + h * invI[s] * torque) * angDamp[s]
+        guard fieldsActive else {
+            for s in 0..<n {
+                let q = rot[s]
+                let torque = q.c * tA[s] - q.s * tB[s]
+                vel[s] = (vel[s] + h * (grav[s] + invMass[s] * force[s])) * linDamp[s]
+                angVel[s] = (angVel[s] + h * invI[s] * torque) * angDamp[s]
+            }
+            return
+        }
+        let overrides = hasVelocityOverride
+        // Bodies woken after the field pass (by the narrowphase) have no field entry this step.
+        let covered = Swift.min(n, fieldsCoveredCount)
+        fieldForce.withUnsafeBufferPointer { fieldForce in
+        velocityOverride.withUnsafeBufferPointer { velocityOverride in
+            for s in covered..<n {
+                let q = rot[s]
+                let torque = q.c * tA[s] - q.s * tB[s]
+                vel[s] = (vel[s] + h * (grav[s] + invMass[s] * force[s])) * linDamp[s]
+                angVel[s] = (angVel[s] + h * invI[s] * torque) * angDamp[s]
+            }
+            for s in 0..<covered {
+                let q = rot[s]
+                let torque = q.c * tA[s] - q.s * tB[s]
+                vel[s] = (vel[s] + h * (grav[s] + invMass[s] * (force[s] + fieldForce[s]))) * linDamp[s]
+                angVel[s] = (angVel[s] + h * invI[s] * torque) * angDamp[s]
+                // A velocity field sets the velocity outright, whatever else pushes.
+                if overrides, !velocityOverride[s].x.isNaN { vel[s] = velocityOverride[s] }
+            }
+        }
         }
     }
 

@@ -101,6 +101,18 @@ public final class World {
     @usableFromInline var islandMinSleep: [Float] = []
     @usableFromInline var dampingH: Float = 0
 
+    // Fields (stage 2).
+    @usableFromInline var fields: [FieldRecord] = []
+    @usableFromInline var fieldWarned: [Bool] = []
+    @usableFromInline var fieldForce: [Vec2] = []
+    @usableFromInline var velocityOverride: [Vec2] = []
+    @usableFromInline var fieldsActive = false
+    @usableFromInline var hasVelocityOverride = false
+    @usableFromInline var fieldsCoveredCount = 0
+    /// Simulated seconds of field time (drives animated noise).
+    @usableFromInline var fieldTime: Float = 0
+    @usableFromInline var warnings: [String] = []
+
     /// Contact events of the last step (cleared at the start of each step).
     public internal(set) var contactBeganEvents: [ContactBeganEvent] = []
     public internal(set) var contactEndedEvents: [ContactEndedEvent] = []

@@ -1,0 +1,90 @@
+/// The area a field acts in, relative to the field's position (points). Composable to any depth; compiled into a
+/// flat postfix program so the per-item test is a short loop with no recursion and no allocation.
+public indirect enum FieldRegion: Equatable, Sendable {
+    /// Everywhere.
+    case infinite
+    /// Points within `radius` of the center (the boundary is inside).
+    case circle(radius: Float)
+    /// Points strictly inside a `width` × `height` rectangle centred on the field (the edge is outside).
+    case rectangle(width: Float, height: Float)
+    /// Points not in the region.
+    case inverse(FieldRegion)
+    case union(FieldRegion, FieldRegion)
+    case intersection(FieldRegion, FieldRegion)
+    /// Points of the first region that are not in the second.
+    case difference(FieldRegion, FieldRegion)
+
+    /// Whether `p` (relative to the field's position) is inside.
+    public func contains(_ p: Vec2) -> Bool { RegionProgram(self).contains(p) }
+
+    func validate() throws {
+        switch self {
+        case .infinite: break
+        case let .circle(r):
+            if !(r.isFinite && r >= 0) { throw DynamicsError("region radius must be finite and not negative, got \(r)") }
+        case let .rectangle(w, h):
+            if !(w.isFinite && h.isFinite && w >= 0 && h >= 0) { throw DynamicsError("region size must be finite and not negative, got \(w)x\(h)") }
+        case let .inverse(a): try a.validate()
+        case let .union(a, b), let .intersection(a, b), let .difference(a, b): try a.validate(); try b.validate()
+        }
+    }
+}
+
+/// A region as postfix operations over a small boolean stack.
+@usableFromInline
+struct RegionProgram: Sendable {
+    @usableFromInline enum Op: Sendable {
+        case all
+        case circle(Float)          // radius squared
+        case rectangle(Float, Float) // half sizes
+        case not, or, and, andNot
+    }
+    @usableFromInline var ops: [Op] = []
+    @usableFromInline var isInfinite: Bool
+
+    init(_ region: FieldRegion) {
+        isInfinite = region == .infinite
+        func emit(_ r: FieldRegion) {
+            switch r {
+            case .infinite: ops.append(.all)
+            case let .circle(radius): ops.append(.circle(radius * radius))
+            case let .rectangle(w, h): ops.append(.rectangle(w / 2, h / 2))
+            case let .inverse(a): emit(a); ops.append(.not)
+            case let .union(a, b): emit(a); emit(b); ops.append(.or)
+            case let .intersection(a, b): emit(a); emit(b); ops.append(.and)
+            case let .difference(a, b): emit(a); emit(b); ops.append(.andNot)
+            }
+        }
+        emit(region)
+    }
+
+    @inline(__always)
+    func contains(_ p: Vec2) -> Bool {
+        if isInfinite { return true }
+        // A fixed small stack: region trees deeper than 32 pending operands are evaluated correctly but slower.
+        var stack: (UInt64) = 0
+        var depth = 0
+        var overflow: [Bool] = []
+        @inline(__always) func push(_ b: Bool) {
+            if depth < 64 { if b { stack |= 1 << UInt64(depth) } else { stack &= ~(1 << UInt64(depth)) } } else { overflow.append(b) }
+            depth += 1
+        }
+        @inline(__always) func pop() -> Bool {
+            depth -= 1
+            if depth < 64 { return stack & (1 << UInt64(depth)) != 0 }
+            return overflow.removeLast()
+        }
+        for op in ops {
+            switch op {
+            case .all: push(true)
+            case let .circle(r2): push(lengthSquared(p) <= r2)
+            case let .rectangle(hx, hy): push(abs(p.x) < hx && abs(p.y) < hy)
+            case .not: push(!pop())
+            case .or: let b = pop(), a = pop(); push(a || b)
+            case .and: let b = pop(), a = pop(); push(a && b)
+            case .andNot: let b = pop(), a = pop(); push(a && !b)
+            }
+        }
+        return pop()
+    }
+}

@@ -1,0 +1,125 @@
+extension World {
+    /// Replaces the field table: fields apply in the order given (the object layer passes them in behavior-tree
+    /// order), each to its own bodies. Refuses invalid parameters and stale bodies. Wakes the sleeping bodies of
+    /// fields that changed, so a field wakes the items it would move.
+    public func setFields(_ list: [(FieldDefinition, [BodyID])]) throws {
+        var records: [FieldRecord] = []
+        records.reserveCapacity(list.count)
+        for (k, (def, ids)) in list.enumerated() {
+            do { try def.validate() } catch { throw DynamicsError("field \(k): \(error)") }
+            for id in ids where !bodies.isValid(id) { throw DynamicsError("field \(k): \(id) is stale or was never created") }
+            records.append(FieldRecord(def: def, region: RegionProgram(def.region), bodies: ids.map(\.index), generations: ids.map(\.generation)))
+        }
+        for r in records { for b in r.bodies { wakeBody(Int(b)) } }
+        fields = records
+        fieldWarned = [Bool](repeating: false, count: records.count)
+    }
+
+    /// Number of fields.
+    public var fieldCount: Int { fields.count }
+
+    /// Stage 2: evaluates every field over its awake bodies at their positions before the step, into the
+    /// per-step field force column (mass·points/s²) and velocity overrides.
+    func applyFields(dt: Float) {
+        let n = bodies.awakeCount
+        if fieldForce.count < n { fieldForce.append(contentsOf: repeatElement(.zero, count: n - fieldForce.count)) }
+        if velocityOverride.count < n { velocityOverride.append(contentsOf: repeatElement(Vec2(.nan, .nan), count: n - velocityOverride.count)) }
+        hasVelocityOverride = false
+        guard !fields.isEmpty else { fieldsActive = false; return }
+        fieldsActive = true
+        fieldsCoveredCount = n
+        for s in 0..<n { fieldForce[s] = .zero; velocityOverride[s] = Vec2(.nan, .nan) }
+        let pos = bodies.position.base, vel = bodies.velocity.base
+        let slot = bodies.slot, generation = bodies.generation, mass = bodies.mass, charge = bodies.charge
+        let time = fieldTime
+        fieldForce.withUnsafeMutableBufferPointer { force in
+        velocityOverride.withUnsafeMutableBufferPointer { override in
+            for f in 0..<fields.count {
+                let record = fields[f]
+                let def = record.def
+                let center = def.position, strength = def.strength, falloff = def.falloff
+                let minR = Swift.max(def.minimumRadius, 1e-6) / 100
+                let animated = (def.kind == .noise || def.kind == .turbulence) && def.animationSpeed != 0
+                // Spatial frequency of the noise: 0.25 (smooth) to 4.25 (rough) cycles per metre.
+                let frequency = 0.25 + 4 * (1 - def.smoothness)
+                let noiseTime = time * def.animationSpeed
+                for k in 0..<record.bodies.count {
+                    let i = Int(record.bodies[k])
+                    guard generation[i] == record.generations[k] else { continue }
+                    let s = Int(slot[i])
+                    if s >= n {
+                        // Asleep or static: an animated field changes its push, so it wakes what it would move.
+                        if animated, bodies.sleepingIsland[i] >= 0, record.region.contains(bodies.position[s] - center) { wakeBody(i) }
+                        continue
+                    }
+                    let p = pos[s]
+                    let rel = p - center
+                    guard record.region.contains(rel) else { continue }
+                    let dist = length(rel)
+                    let r = Swift.max(dist / 100, minR)
+                    // r^(−falloff), with the common exponents computed without pow.
+                    let scale: Float
+                    switch falloff {
+                    case 0: scale = 1
+                    case 1: scale = 1 / r
+                    case 2: scale = 1 / (r * r)
+                    case -1: scale = r
+                    default: scale = Float(_pow(Double(r), Double(-falloff)))
+                    }
+                    let dir = dist > 0 ? rel / dist : Vec2.zero
+                    let m = mass[i], q = charge[i], v = vel[s]
+                    var F = Vec2.zero // UIKit newtons
+                    switch def.kind {
+                    case .linearGravity: F = m * strength * scale * def.direction
+                    case .radialGravity: F = -strength * m * scale * dir
+                    case .spring: F = -strength * scale * dir
+                    case .electric: F = strength * q * scale * dir
+                    case .magnetic: F = strength * q * scale * Vec2(v.y, -v.x) / 100
+                    case .vortex: F = strength * m * scale * Vec2(dir.y, -dir.x)
+                    case .drag: F = -strength * scale * v / 100
+                    case .noise:
+                        F = strength * m * scale * GradientNoise.vector(p / 100 * frequency, time: noiseTime, seed: def.seed)
+                    case .turbulence:
+                        F = strength * m * scale * (length(v) / 100) * GradientNoise.vector(p / 100 * frequency, time: noiseTime, seed: def.seed)
+                    case .velocity:
+                        override[s] = def.direction * (100 * strength)
+                        hasVelocityOverride = true
+                        continue
+                    case .custom:
+                        let out = def.evaluate!(FieldSample(position: p, velocity: v, mass: m, charge: q, deltaTime: dt))
+                        guard out.x.isFinite && out.y.isFinite else {
+                            if !fieldWarned[f] {
+                                fieldWarned[f] = true
+                                warnings.append("field \(f) (custom): the evaluation block returned a non-finite force (\(out.x), \(out.y)) for body \(i); the force was ignored (reported once per field)")
+                            }
+                            continue
+                        }
+                        F = out
+                    }
+                    force[s] += 100 * F
+                }
+            }
+        }
+        }
+        fieldTime += dt
+    }
+
+    /// Messages about problems found while stepping (for example a custom field returning NaN), oldest first;
+    /// the owner drains them with `takeWarnings()`.
+    public func takeWarnings() -> [String] {
+        let w = warnings
+        warnings.removeAll()
+        return w
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(ucrt)
+import ucrt
+#endif
+@usableFromInline @inline(__always) func _pow(_ x: Double, _ y: Double) -> Double { pow(x, y) }
