@@ -197,6 +197,18 @@ extension DynamicAnimator {
         // `p.active = false` above re-marked the tree dirty; nothing else changed.
         needsCompile = false
 
+        // 9. Fields, in tree order; re-sent only when a field, its items or the item set changed.
+        let fieldBehaviors = order.compactMap { $0 as? FieldBehavior }
+        let signature = fieldBehaviors.map { f in [Int(bitPattern: UInt(bitPattern: ObjectIdentifier(f))), f.version] + f.items.map { item in body(of: item).map { Int($0.index) << 32 | Int($0.generation) } ?? -1 } }
+        if signature != compiledFieldSignature {
+            compiledFieldSignature = signature
+            var list: [(FieldDefinition, [BodyID])] = []
+            for (k, f) in fieldBehaviors.enumerated() {
+                list.append((f.definition(seed: UInt32(k) &* 2_654_435_761 &+ 12345), f.items.compactMap { body(of: $0) }))
+            }
+            do { try world.setFields(list) } catch { ContractViolation.report("\(error)") }
+        }
+
         compiledActions = order.filter { $0.action != nil }
     }
 

@@ -17,6 +17,7 @@ extension DynamicAnimator {
         let t2 = clock.now
         writeBack()
         let t3 = clock.now
+        for warning in world.takeWarnings() { warningHandler(warning) }
         inCallbacks = true
         dispatchContactEvents()
         for b in compiledActions { b.action?() }

@@ -118,6 +118,12 @@ open class DynamicAnimator {
     var compiledCollisions: [CollisionBehavior] = []
     var compiledJointOwners: [DynamicBehavior] = []
     var classSignatures: [[Int]] = []
+    var compiledFieldSignature: [[Int]] = []
+    /// Receives engine warnings (for example a custom field block returning NaN, which is ignored). The default
+    /// prints them to standard error.
+    public var warningHandler: (String) -> Void = { message in
+        FileHandle.standardError.write(Data("DynamicsKit warning: \(message)\n".utf8))
+    }
     var inCallbacks = false
     var remainder: TimeInterval = 0
 
