@@ -60,31 +60,44 @@ struct RegionProgram: Sendable {
 
     @inline(__always)
     func contains(_ p: Vec2) -> Bool {
-        if isInfinite { return true }
-        // A fixed small stack: region trees deeper than 32 pending operands are evaluated correctly but slower.
-        var stack: (UInt64) = 0
+        isInfinite ? true : evaluate(p)
+    }
+
+    /// Runs the program over a bit stack (64 levels; deeper trees spill to an array). Written as one flat loop:
+    /// nested helper functions would capture the stack and cost a dynamic access check per item.
+    @usableFromInline
+    func evaluate(_ p: Vec2) -> Bool {
+        var bits: UInt64 = 0
         var depth = 0
-        var overflow: [Bool] = []
-        @inline(__always) func push(_ b: Bool) {
-            if depth < 64 { if b { stack |= 1 << UInt64(depth) } else { stack &= ~(1 << UInt64(depth)) } } else { overflow.append(b) }
+        var spill: [Bool] = []
+        for op in ops {
+            var value: Bool
+            switch op {
+            case .all: value = true
+            case let .circle(r2): value = lengthSquared(p) <= r2
+            case let .rectangle(hx, hy): value = abs(p.x) < hx && abs(p.y) < hy
+            case .not, .or, .and, .andNot:
+                depth -= 1
+                let b = depth < 64 ? bits & (1 << UInt64(depth)) != 0 : spill.removeLast()
+                if case .not = op {
+                    value = !b
+                } else {
+                    depth -= 1
+                    let a = depth < 64 ? bits & (1 << UInt64(depth)) != 0 : spill.removeLast()
+                    switch op {
+                    case .or: value = a || b
+                    case .and: value = a && b
+                    default: value = a && !b
+                    }
+                }
+            }
+            if depth < 64 {
+                if value { bits |= 1 << UInt64(depth) } else { bits &= ~(1 << UInt64(depth)) }
+            } else {
+                spill.append(value)
+            }
             depth += 1
         }
-        @inline(__always) func pop() -> Bool {
-            depth -= 1
-            if depth < 64 { return stack & (1 << UInt64(depth)) != 0 }
-            return overflow.removeLast()
-        }
-        for op in ops {
-            switch op {
-            case .all: push(true)
-            case let .circle(r2): push(lengthSquared(p) <= r2)
-            case let .rectangle(hx, hy): push(abs(p.x) < hx && abs(p.y) < hy)
-            case .not: push(!pop())
-            case .or: let b = pop(), a = pop(); push(a || b)
-            case .and: let b = pop(), a = pop(); push(a && b)
-            case .andNot: let b = pop(), a = pop(); push(a && !b)
-            }
-        }
-        return pop()
+        return bits & 1 != 0
     }
 }

@@ -31,7 +31,11 @@ extension World {
         for s in 0..<n { fieldForce[s] = .zero; velocityOverride[s] = Vec2(.nan, .nan) }
         let pos = bodies.position.base, vel = bodies.velocity.base
         let slot = bodies.slot, generation = bodies.generation, mass = bodies.mass, charge = bodies.charge
+        let sleepingIsland = bodies.sleepingIsland
         let time = fieldTime
+        let fields = self.fields
+        var anyOverride = false
+        var toWake: [Int] = []
         fieldForce.withUnsafeMutableBufferPointer { force in
         velocityOverride.withUnsafeMutableBufferPointer { override in
             for f in 0..<fields.count {
@@ -49,7 +53,7 @@ extension World {
                     let s = Int(slot[i])
                     if s >= n {
                         // Asleep or static: an animated field changes its push, so it wakes what it would move.
-                        if animated, bodies.sleepingIsland[i] >= 0, record.region.contains(bodies.position[s] - center) { wakeBody(i) }
+                        if animated, sleepingIsland[i] >= 0, record.region.contains(pos[s] - center) { toWake.append(i) }
                         continue
                     }
                     let p = pos[s]
@@ -83,7 +87,7 @@ extension World {
                         F = strength * m * scale * (length(v) / 100) * GradientNoise.vector(p / 100 * frequency, time: noiseTime, seed: def.seed)
                     case .velocity:
                         override[s] = def.direction * (100 * strength)
-                        hasVelocityOverride = true
+                        anyOverride = true
                         continue
                     case .custom:
                         let out = def.evaluate!(FieldSample(position: p, velocity: v, mass: m, charge: q, deltaTime: dt))
@@ -101,6 +105,8 @@ extension World {
             }
         }
         }
+        hasVelocityOverride = anyOverride
+        for i in toWake { wakeBody(i) }
         fieldTime += dt
     }
 

@@ -128,6 +128,16 @@ extension World {
             d.collisionClass = scene.collisions ? 1 : 0
             try createBody(d)
         }
+        if scene.kind == .fieldSwarm {
+            // SCENES.md's swarm field as two fields around (1000, 1000): radial gravity a = 4e7 / max(r, 50)² pt/s²
+            // (strength 40, falloff 2, minimum radius 50 pt, since a = 100 · strength · r_m^−2) and a vortex of
+            // 0.1 · r pt/s², clockwise on screen (strength −0.1, falloff −1).
+            var radial = FieldDefinition(kind: .radialGravity)
+            radial.position = Vec2(1000, 1000); radial.strength = 40; radial.falloff = 2; radial.minimumRadius = 50
+            var vortex = FieldDefinition(kind: .vortex)
+            vortex.position = Vec2(1000, 1000); vortex.strength = -0.1; vortex.falloff = -1
+            try setFields([(radial, ids), (vortex, ids)])
+        }
         var joints: [JointID] = []
         for link in scene.links {
             var j = JointDefinition(kind: .distance, bodyA: ids[link.a], bodyB: link.b.map { ids[$0] })
