@@ -13,13 +13,15 @@ final class BodyStore {
     @usableFromInline var velocity = Column<Vec2>()        // points/s
     @usableFromInline var angularVelocity = Column<Float>() // rad/s
     @usableFromInline var invMass = Column<Float>()
+    /// The inverse mass twice, so the linear integration runs elementwise over 2n floats (vectorized).
+    @usableFromInline var invMass2 = Column<Vec2>()
     @usableFromInline var invInertia = Column<Float>()
     @usableFromInline var gravity = Column<Vec2>()         // points/s²
     @usableFromInline var force = Column<Vec2>()           // constant force, mass·points/s²
     /// Torque of constant forces applied at body-local offsets: torque = c·torqueA − s·torqueB (see World+Forces).
     @usableFromInline var torqueA = Column<Float>()
     @usableFromInline var torqueB = Column<Float>()
-    @usableFromInline var linearDampingFactor = Column<Float>()   // per substep, exp(−rate·h)
+    @usableFromInline var linearDampingFactor = Column<Vec2>()    // per substep, exp(−rate·h), twice (as invMass2)
     @usableFromInline var angularDampingFactor = Column<Float>()
     @usableFromInline var sleepTime = Column<Float>()
     /// Where the body was when its current rest window began (see World+Islands).
@@ -61,7 +63,7 @@ final class BodyStore {
 
     deinit {
         position.free(count: count); rotation.free(count: count); velocity.free(count: count)
-        angularVelocity.free(count: count); invMass.free(count: count); invInertia.free(count: count)
+        angularVelocity.free(count: count); invMass.free(count: count); invMass2.free(count: count); invInertia.free(count: count)
         gravity.free(count: count); force.free(count: count); torqueA.free(count: count); torqueB.free(count: count)
         linearDampingFactor.free(count: count); angularDampingFactor.free(count: count)
         sleepTime.free(count: count); restAnchor.free(count: count); restAnchorRotation.free(count: count); extent.free(count: count); bodyIndex.free(count: count)
@@ -78,9 +80,9 @@ final class BodyStore {
     func appendSlot(id: Int32) -> Int {
         let s = count
         position.append(.zero, count: s); rotation.append(.identity, count: s); velocity.append(.zero, count: s)
-        angularVelocity.append(0, count: s); invMass.append(0, count: s); invInertia.append(0, count: s)
+        angularVelocity.append(0, count: s); invMass.append(0, count: s); invMass2.append(.zero, count: s); invInertia.append(0, count: s)
         gravity.append(.zero, count: s); force.append(.zero, count: s); torqueA.append(0, count: s)
-        torqueB.append(0, count: s); linearDampingFactor.append(1, count: s); angularDampingFactor.append(1, count: s)
+        torqueB.append(0, count: s); linearDampingFactor.append(Vec2(1, 1), count: s); angularDampingFactor.append(1, count: s)
         sleepTime.append(0, count: s); restAnchor.append(.zero, count: s); restAnchorRotation.append(.identity, count: s); extent.append(0, count: s); bodyIndex.append(id, count: s)
         count += 1
         slot[Int(id)] = Int32(s)
@@ -91,7 +93,7 @@ final class BodyStore {
     func swapSlots(_ a: Int, _ b: Int) {
         guard a != b else { return }
         position.swapAt(a, b); rotation.swapAt(a, b); velocity.swapAt(a, b); angularVelocity.swapAt(a, b)
-        invMass.swapAt(a, b); invInertia.swapAt(a, b); gravity.swapAt(a, b); force.swapAt(a, b)
+        invMass.swapAt(a, b); invMass2.swapAt(a, b); invInertia.swapAt(a, b); gravity.swapAt(a, b); force.swapAt(a, b)
         torqueA.swapAt(a, b); torqueB.swapAt(a, b); linearDampingFactor.swapAt(a, b)
         angularDampingFactor.swapAt(a, b); sleepTime.swapAt(a, b); restAnchor.swapAt(a, b); restAnchorRotation.swapAt(a, b); extent.swapAt(a, b); bodyIndex.swapAt(a, b)
         slot[Int(bodyIndex[a])] = Int32(a)
@@ -119,7 +121,7 @@ final class BodyStore {
         swapSlots(s, last)
         position.removeBySwap(last, last: last); rotation.removeBySwap(last, last: last)
         velocity.removeBySwap(last, last: last); angularVelocity.removeBySwap(last, last: last)
-        invMass.removeBySwap(last, last: last); invInertia.removeBySwap(last, last: last)
+        invMass.removeBySwap(last, last: last); invMass2.removeBySwap(last, last: last); invInertia.removeBySwap(last, last: last)
         gravity.removeBySwap(last, last: last); force.removeBySwap(last, last: last)
         torqueA.removeBySwap(last, last: last); torqueB.removeBySwap(last, last: last)
         linearDampingFactor.removeBySwap(last, last: last); angularDampingFactor.removeBySwap(last, last: last)
@@ -131,7 +133,7 @@ final class BodyStore {
 
     /// Approximate bytes held per body (hot + cold columns), for memory reporting.
     static var bytesPerBody: Int {
-        let hot = 7 * MemoryLayout<Vec2>.stride + 2 * MemoryLayout<Rot>.stride + 10 * MemoryLayout<Float>.stride + 4
+        let hot = 9 * MemoryLayout<Vec2>.stride + 2 * MemoryLayout<Rot>.stride + 10 * MemoryLayout<Float>.stride + 4
         let cold = 4 + 4 + 1 + 1 + 8 + 8 + 4 * 8 + 1 + 4 * 4 + MemoryLayout<AABB>.stride + 1 + 8
         return hot + cold
     }

@@ -104,6 +104,8 @@ extension World {
         awakeOversize.removeAll(keepingCapacity: true)
         defer { self.pairs = pairs; self.cellEntries = cellEntries; self.awakeBoxes = awakeBoxes }
         let n = bodies.awakeCount
+        // Nothing collides (a swarm driven by fields, a joint grid): no pairs, no work per body.
+        guard classActive.contains(true) else { return }
         if awakeBoxes.count < n { awakeBoxes.append(contentsOf: repeatElement(AABB(lower: .zero, upper: .zero), count: n - awakeBoxes.count)) }
         let inv = 1 / cellSize
         let margin = settings.speculativeDistance

@@ -92,51 +92,76 @@ extension World {
         storeContactImpulses()
     }
 
-    /// v ← (v + h·(g + F/m)) · e^(−c·h), ω ← (ω + h·τ/I) · e^(−c_ω·h), over the awake range.
+    /// v ← (v + h·(g + a_field + (F + F_field)/m)) · e^(−c·h), ω ← (ω + h·τ/I) · e^(−c_ω·h), over the awake range.
+    ///
+    /// The linear part runs elementwise over the 2n floats of the velocity column (inverse mass and damping are
+    /// stored per component for this), which the compiler vectorizes; the angular part is a separate loop.
     func integrateVelocities(h: Float) {
         let n = bodies.awakeCount
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, rot = bodies.rotation.base
-        let grav = bodies.gravity.base, force = bodies.force.base, invMass = bodies.invMass.base
         let invI = bodies.invInertia.base, tA = bodies.torqueA.base, tB = bodies.torqueB.base
-        let linDamp = bodies.linearDampingFactor.base, angDamp = bodies.angularDampingFactor.base
-        guard fieldsActive else {
-            for s in 0..<n {
-                let q = rot[s]
-                let torque = q.c * tA[s] - q.s * tB[s]
-                vel[s] = (vel[s] + h * (grav[s] + invMass[s] * force[s])) * linDamp[s]
-                angVel[s] = (angVel[s] + h * invI[s] * torque) * angDamp[s]
-            }
-            return
+        let angDamp = bodies.angularDampingFactor.base
+        // The linear part treats each Vec2 column as 2n floats (Vec2 is two Floats, stride 8), rebinding the
+        // memory for the loop as Swift requires.
+        @inline(__always) func floats<R>(_ p: UnsafeMutablePointer<Vec2>, _ body: (UnsafeMutablePointer<Float>) -> R) -> R {
+            p.withMemoryRebound(to: Float.self, capacity: 2 * n, body)
         }
-        let overrides = hasVelocityOverride
-        // Bodies woken after the field pass (by the narrowphase) have no field entry this step.
-        let covered = Swift.min(n, fieldsCoveredCount)
-        fieldForce.withUnsafeBufferPointer { fieldForce in
-        velocityOverride.withUnsafeBufferPointer { velocityOverride in
-            for s in covered..<n {
-                let q = rot[s]
-                let torque = q.c * tA[s] - q.s * tB[s]
-                vel[s] = (vel[s] + h * (grav[s] + invMass[s] * force[s])) * linDamp[s]
-                angVel[s] = (angVel[s] + h * invI[s] * torque) * angDamp[s]
+        let grav = bodies.gravity.base, force = bodies.force.base
+        let invMass2 = bodies.invMass2.base, linDamp = bodies.linearDampingFactor.base
+        floats(vel) { v in floats(grav) { g in floats(force) { f in floats(invMass2) { im in floats(linDamp) { d in
+            if fieldsActive {
+                prepareFieldColumns(count: n)
+                fieldForce.withUnsafeMutableBufferPointer { ffb in
+                fieldAcceleration.withUnsafeMutableBufferPointer { fab in
+                    floats(ffb.baseAddress!) { ff in floats(fab.baseAddress!) { fa in
+                        for k in 0..<(2 * n) {
+                            v[k] = (v[k] + h * (g[k] + fa[k] + im[k] * (f[k] + ff[k]))) * d[k]
+                        }
+                    } }
+                }
+                }
+            } else {
+                for k in 0..<(2 * n) {
+                    v[k] = (v[k] + h * (g[k] + im[k] * f[k])) * d[k]
+                }
             }
-            for s in 0..<covered {
-                let q = rot[s]
-                let torque = q.c * tA[s] - q.s * tB[s]
-                vel[s] = (vel[s] + h * (grav[s] + invMass[s] * (force[s] + fieldForce[s]))) * linDamp[s]
-                angVel[s] = (angVel[s] + h * invI[s] * torque) * angDamp[s]
-                // A velocity field sets the velocity outright, whatever else pushes.
-                if overrides, !velocityOverride[s].x.isNaN { vel[s] = velocityOverride[s] }
-            }
+        } } } } }
+        for s in 0..<n {
+            let q = rot[s]
+            let torque = q.c * tA[s] - q.s * tB[s]
+            angVel[s] = (angVel[s] + h * invI[s] * torque) * angDamp[s]
         }
+        // A velocity field sets the velocity outright, whatever else pushes.
+        if fieldsActive && hasVelocityOverride {
+            let covered = Swift.min(n, fieldsCoveredCount)
+            velocityOverride.withUnsafeBufferPointer { o in
+                for s in 0..<covered where !o[s].x.isNaN { vel[s] = o[s] }
+            }
         }
     }
 
+    /// Field columns cover exactly the awake range: entries of bodies woken after the field pass are zero.
+    func prepareFieldColumns(count n: Int) {
+        if fieldForce.count < n { fieldForce.append(contentsOf: repeatElement(.zero, count: n - fieldForce.count)) }
+        if fieldAcceleration.count < n { fieldAcceleration.append(contentsOf: repeatElement(.zero, count: n - fieldAcceleration.count)) }
+        let covered = Swift.min(n, fieldsCoveredCount)
+        if covered < n {
+            fieldForce.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[covered..<n]).update(repeating: .zero) }
+            fieldAcceleration.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[covered..<n]).update(repeating: .zero) }
+        }
+    }
+
+    /// x ← x + h·v elementwise (vectorized), then the rotation of the bodies that turn.
     func integratePositions(h: Float) {
         let n = bodies.awakeCount
         let pos = bodies.position.base, rot = bodies.rotation.base
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
+        pos.withMemoryRebound(to: Float.self, capacity: 2 * n) { p in
+            vel.withMemoryRebound(to: Float.self, capacity: 2 * n) { v in
+                for k in 0..<(2 * n) { p[k] += h * v[k] }
+            }
+        }
         for s in 0..<n {
-            pos[s] += h * vel[s]
             let w = angVel[s]
             if w != 0 { rot[s] = rot[s].integrated(by: h * w) }
         }

@@ -105,13 +105,19 @@ public final class World {
     @usableFromInline var fields: [FieldRecord] = []
     @usableFromInline var fieldWarned: [Bool] = []
     @usableFromInline var fieldForce: [Vec2] = []
+    /// Field accelerations (points/s²) of the mass-proportional kinds, so their kernels need no mass.
+    @usableFromInline var fieldAcceleration: [Vec2] = []
     @usableFromInline var velocityOverride: [Vec2] = []
     @usableFromInline var fieldsActive = false
     @usableFromInline var hasVelocityOverride = false
+    @usableFromInline var velocityOverrideWritten = false
     @usableFromInline var fieldsCoveredCount = 0
     /// Simulated seconds of field time (drives animated noise).
     @usableFromInline var fieldTime: Float = 0
     @usableFromInline var warnings: [String] = []
+    /// Changes whenever a body is created, destroyed or changes type (invalidates fields' `coversAll`).
+    @usableFromInline var bodySetVersion = 0
+    @usableFromInline var dynamicBodyCount = 0
 
     /// Contact events of the last step (cleared at the start of each step).
     public internal(set) var contactBeganEvents: [ContactBeganEvent] = []
@@ -216,6 +222,8 @@ public final class World {
         } else {
             bin(id: i)
         }
+        bodySetVersion += 1
+        if def.type == .dynamic { dynamicBodyCount += 1 }
         return BodyID(index: id, generation: bodies.generation[i])
     }
 
@@ -291,10 +299,11 @@ public final class World {
 
     func updateMass(id i: Int, slot s: Int) {
         if bodies.type[i] == .static {
-            bodies.invMass[s] = 0; bodies.invInertia[s] = 0
+            bodies.invMass[s] = 0; bodies.invMass2[s] = .zero; bodies.invInertia[s] = 0
         } else {
             let m = bodies.mass[i], I = bodies.inertia[i]
             bodies.invMass[s] = m > 0 ? 1 / m : 0
+            bodies.invMass2[s] = Vec2(repeating: bodies.invMass[s])
             bodies.invInertia[s] = (bodies.allowsRotation[i] && I > 0) ? 1 / I : 0
         }
     }
@@ -345,6 +354,8 @@ public final class World {
         bodies.alive[i] = false
         bodies.slot[i] = -1
         bodies.freeIDs.append(Int32(i))
+        bodySetVersion += 1
+        if bodies.type[i] == .dynamic { dynamicBodyCount -= 1 }
     }
 
     /// Removes every active contact of a body, reporting touching ones as ended.
@@ -477,7 +488,7 @@ public final class World {
 
     func updateDampingFactors(slot s: Int, id i: Int) {
         let h = dampingH > 0 ? dampingH : Float(1.0 / 240.0)
-        bodies.linearDampingFactor[s] = _exp(-bodies.linearDamping[i] * h)
+        bodies.linearDampingFactor[s] = Vec2(repeating: _exp(-bodies.linearDamping[i] * h))
         bodies.angularDampingFactor[s] = _exp(-bodies.angularDamping[i] * h)
     }
 
@@ -529,6 +540,8 @@ public final class World {
         let i = checkedIndex(id)
         if bodies.type[i] == type { return }
         wakeBody(i)
+        bodySetVersion += 1
+        dynamicBodyCount += type == .dynamic ? 1 : -1
         let s = Int(bodies.slot[i])
         if type == .static {
             wakeIslandsTouching(body: Int32(i))

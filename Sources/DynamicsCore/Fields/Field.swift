@@ -67,4 +67,7 @@ struct FieldRecord {
     var region: RegionProgram
     var bodies: [Int32]
     var generations: [UInt32]
+    /// The field holds every dynamic body (as of `bodySetVersion`): its kernel can walk the awake range directly.
+    var coversAll: Bool
+    var bodySetVersion: Int
 }

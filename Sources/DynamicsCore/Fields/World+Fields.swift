@@ -8,7 +8,12 @@ extension World {
         for (k, (def, ids)) in list.enumerated() {
             do { try def.validate() } catch { throw DynamicsError("field \(k): \(error)") }
             for id in ids where !bodies.isValid(id) { throw DynamicsError("field \(k): \(id) is stale or was never created") }
-            records.append(FieldRecord(def: def, region: RegionProgram(def.region), bodies: ids.map(\.index), generations: ids.map(\.generation)))
+            var unique = Set<Int32>()
+            var allDynamic = true
+            for id in ids { unique.insert(id.index); if bodies.type[Int(id.index)] != .dynamic { allDynamic = false } }
+            let coversAll = allDynamic && unique.count == dynamicBodyCount
+            records.append(FieldRecord(def: def, region: RegionProgram(def.region), bodies: ids.map(\.index),
+                                       generations: ids.map(\.generation), coversAll: coversAll, bodySetVersion: bodySetVersion))
         }
         for r in records { for b in r.bodies { wakeBody(Int(b)) } }
         fields = records
@@ -23,12 +28,26 @@ extension World {
     func applyFields(dt: Float) {
         let n = bodies.awakeCount
         if fieldForce.count < n { fieldForce.append(contentsOf: repeatElement(.zero, count: n - fieldForce.count)) }
+        if fieldAcceleration.count < n { fieldAcceleration.append(contentsOf: repeatElement(.zero, count: n - fieldAcceleration.count)) }
         if velocityOverride.count < n { velocityOverride.append(contentsOf: repeatElement(Vec2(.nan, .nan), count: n - velocityOverride.count)) }
         hasVelocityOverride = false
         guard !fields.isEmpty else { fieldsActive = false; return }
         fieldsActive = true
         fieldsCoveredCount = n
-        for s in 0..<n { fieldForce[s] = .zero; velocityOverride[s] = Vec2(.nan, .nan) }
+        fieldForce.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
+        fieldAcceleration.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
+        if velocityOverrideWritten {
+            velocityOverride.withUnsafeMutableBufferPointer { $0.update(repeating: Vec2(.nan, .nan)) }
+            velocityOverrideWritten = false
+        }
+        // Fields over every dynamic body with no region: contiguous kernels over the awake range.
+        var general: [Int] = []
+        for f in 0..<fields.count {
+            let r = fields[f]
+            if r.coversAll && r.bodySetVersion == bodySetVersion && r.region.isInfinite && applyFieldOverAwakeRange(r.def, count: n) { continue }
+            general.append(f)
+        }
+        guard !general.isEmpty else { fieldTime += dt; return }
         let pos = bodies.position.base, vel = bodies.velocity.base
         let slot = bodies.slot, generation = bodies.generation, mass = bodies.mass, charge = bodies.charge
         let sleepingIsland = bodies.sleepingIsland
@@ -37,8 +56,9 @@ extension World {
         var anyOverride = false
         var toWake: [Int] = []
         fieldForce.withUnsafeMutableBufferPointer { force in
+        fieldAcceleration.withUnsafeMutableBufferPointer { acceleration in
         velocityOverride.withUnsafeMutableBufferPointer { override in
-            for f in 0..<fields.count {
+            for f in general {
                 let record = fields[f]
                 let def = record.def
                 let center = def.position, strength = def.strength, falloff = def.falloff
@@ -73,18 +93,21 @@ extension World {
                     let dir = dist > 0 ? rel / dist : Vec2.zero
                     let m = mass[i], q = charge[i], v = vel[s]
                     var F = Vec2.zero // UIKit newtons
+                    // Mass-proportional kinds add an acceleration (points/s²): 100 · F / m.
                     switch def.kind {
-                    case .linearGravity: F = m * strength * scale * def.direction
-                    case .radialGravity: F = -strength * m * scale * dir
+                    case .linearGravity: acceleration[s] += 100 * strength * scale * def.direction; continue
+                    case .radialGravity: acceleration[s] += -100 * strength * scale * dir; continue
+                    case .vortex: acceleration[s] += 100 * strength * scale * Vec2(dir.y, -dir.x); continue
+                    case .noise:
+                        acceleration[s] += 100 * strength * scale * GradientNoise.vector(p / 100 * frequency, time: noiseTime, seed: def.seed)
+                        continue
+                    case .turbulence:
+                        acceleration[s] += 100 * strength * scale * (length(v) / 100) * GradientNoise.vector(p / 100 * frequency, time: noiseTime, seed: def.seed)
+                        continue
                     case .spring: F = -strength * scale * dir
                     case .electric: F = strength * q * scale * dir
                     case .magnetic: F = strength * q * scale * Vec2(v.y, -v.x) / 100
-                    case .vortex: F = strength * m * scale * Vec2(dir.y, -dir.x)
                     case .drag: F = -strength * scale * v / 100
-                    case .noise:
-                        F = strength * m * scale * GradientNoise.vector(p / 100 * frequency, time: noiseTime, seed: def.seed)
-                    case .turbulence:
-                        F = strength * m * scale * (length(v) / 100) * GradientNoise.vector(p / 100 * frequency, time: noiseTime, seed: def.seed)
                     case .velocity:
                         override[s] = def.direction * (100 * strength)
                         anyOverride = true
@@ -100,14 +123,62 @@ extension World {
                         }
                         F = out
                     }
+                    _ = m
                     force[s] += 100 * F
                 }
             }
         }
         }
+        }
         hasVelocityOverride = anyOverride
+        if anyOverride { velocityOverrideWritten = true }
         for i in toWake { wakeBody(i) }
         fieldTime += dt
+    }
+
+    /// The kernels for fields that hold every dynamic body and act everywhere: one contiguous loop over the awake
+    /// range per field, with the falloff exponent decided outside the loop. Returns false for kinds that need the
+    /// general path.
+    func applyFieldOverAwakeRange(_ def: FieldDefinition, count n: Int) -> Bool {
+        let pos = bodies.position.base
+        let center = def.position, strength = def.strength
+        let minR = Swift.max(def.minimumRadius, 1e-6) / 100
+        @inline(__always) func kernel(_ scale: (Float) -> Float, _ body: (Int, Vec2, Float, Float) -> Void) {
+            for s in 0..<n {
+                let rel = pos[s] - center
+                let dist = lengthSquared(rel).squareRoot()
+                let r = Swift.max(dist * 0.01, minR)
+                body(s, rel, dist > 0 ? 1 / dist : 0, scale(r))
+            }
+        }
+        @inline(__always) func run(_ body: (Int, Vec2, Float, Float) -> Void) {
+            switch def.falloff {
+            case 0: kernel({ _ in 1 }, body)
+            case 1: kernel({ 1 / $0 }, body)
+            case 2: kernel({ 1 / ($0 * $0) }, body)
+            case -1: kernel({ $0 }, body)
+            default:
+                let e = Double(-def.falloff)
+                kernel({ Float(_pow(Double($0), e)) }, body)
+            }
+        }
+        switch def.kind {
+        case .radialGravity:
+            let k = -100 * strength
+            fieldAcceleration.withUnsafeMutableBufferPointer { a in run { s, rel, inv, scale in a[s] += (k * scale * inv) * rel } }
+        case .vortex:
+            let k = 100 * strength
+            fieldAcceleration.withUnsafeMutableBufferPointer { a in run { s, rel, inv, scale in a[s] += (k * scale * inv) * Vec2(rel.y, -rel.x) } }
+        case .linearGravity:
+            let k = 100 * strength * def.direction
+            fieldAcceleration.withUnsafeMutableBufferPointer { a in run { s, _, _, scale in a[s] += scale * k } }
+        case .spring:
+            let k = -100 * strength
+            fieldForce.withUnsafeMutableBufferPointer { f in run { s, rel, inv, scale in f[s] += (k * scale * inv) * rel } }
+        default:
+            return false
+        }
+        return true
     }
 
     /// Messages about problems found while stepping (for example a custom field returning NaN), oldest first;
