@@ -237,17 +237,13 @@ extension World {
                 @inline(__always) func blockBounce(_ p1: inout ConstraintPoint, _ p2: inout ConstraintPoint) -> Bool {
                     guard p1.relativeVelocity <= -threshold, p2.relativeVelocity <= -threshold,
                           p1.maxNormalImpulse > 0, p2.maxNormalImpulse > 0 else { return false }
-                    let rn1A = cross(p1.rA, n), rn1B = cross(p1.rB, n), rn2A = cross(p2.rA, n), rn2B = cross(p2.rB, n)
-                    let k11 = mA + mB + iA * rn1A * rn1A + iB * rn1B * rn1B
-                    let k22 = mA + mB + iA * rn2A * rn2A + iB * rn2B * rn2B
-                    let k12 = mA + mB + iA * rn1A * rn2A + iB * rn1B * rn2B
-                    let det = k11 * k22 - k12 * k12
-                    // Ill-conditioned (points nearly coincide): leave it to the sequential pass.
-                    guard k11 * k11 < 1000 * det else { return false }
+                    // The normal-mass matrix from `prepareContacts`; ill-conditioned ones (invDet 0) go sequential.
+                    let k11 = c.pointee.k11, k12 = c.pointee.k12, k22 = c.pointee.k22, invDet = c.pointee.invDet
+                    guard invDet != 0 else { return false }
                     let vn1 = dot((vB + cross(wB, p1.rB)) - (vA + cross(wA, p1.rA)), n)
                     let vn2 = dot((vB + cross(wB, p2.rB)) - (vA + cross(wA, p2.rA)), n)
                     let b1 = -(vn1 + e * p1.relativeVelocity), b2 = -(vn2 + e * p2.relativeVelocity)
-                    let d1 = (k22 * b1 - k12 * b2) / det, d2 = (k11 * b2 - k12 * b1) / det
+                    let d1 = (k22 * b1 - k12 * b2) * invDet, d2 = (k11 * b2 - k12 * b1) * invDet
                     let n1 = p1.normalImpulse + d1, n2 = p2.normalImpulse + d2
                     guard n1 >= 0, n2 >= 0 else { return false }
                     p1.normalImpulse = n1; p2.normalImpulse = n2

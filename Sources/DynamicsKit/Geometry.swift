@@ -106,6 +106,12 @@ extension CGVector {
     @inline(__always) var vec: Vec2 { Vec2(Float(dx), Float(dy)) }
     var isFinite: Bool { dx.isFinite && dy.isFinite }
     var length: CGFloat { (dx * dx + dy * dy).squareRoot() }
+    /// Radians from +x (clockwise on a y-down screen).
+    var angle: CGFloat { CGFloat(atan2(Double(dy), Double(dx))) }
+    /// The vector of `magnitude` pointing at `angle` radians.
+    init(angle: CGFloat, magnitude: CGFloat) {
+        self.init(dx: magnitude * CGFloat(cos(Double(angle))), dy: magnitude * CGFloat(sin(Double(angle))))
+    }
 }
 extension UIOffset {
     @inline(__always) var vec: Vec2 { Vec2(Float(horizontal), Float(vertical)) }

@@ -15,7 +15,7 @@ public final class GravityBehavior: ItemBehavior {
 
     /// Radians; 0 points along +x, π/2 points down (the default).
     public var angle: CGFloat {
-        get { CGFloat(atan2(Double(gravityDirection.dy), Double(gravityDirection.dx))) }
+        get { gravityDirection.angle }
         set { setAngle(newValue, magnitude: magnitude) }
     }
 
@@ -27,7 +27,7 @@ public final class GravityBehavior: ItemBehavior {
 
     public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
         guard requireFinite(angle, "angle", self), requireFinite(magnitude, "magnitude", self) else { return }
-        gravityDirection = CGVector(dx: magnitude * CGFloat(cos(Double(angle))), dy: magnitude * CGFloat(sin(Double(angle))))
+        gravityDirection = CGVector(angle: angle, magnitude: magnitude)
     }
 
     /// The acceleration in points/s².
@@ -61,7 +61,7 @@ public final class PushBehavior: ItemBehavior {
 
     /// Radians; 0 pushes along +x.
     public var angle: CGFloat {
-        get { CGFloat(atan2(Double(pushDirection.dy), Double(pushDirection.dx))) }
+        get { pushDirection.angle }
         set { setAngle(newValue, magnitude: magnitude) }
     }
     /// UIKit newtons.
@@ -72,7 +72,7 @@ public final class PushBehavior: ItemBehavior {
 
     public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
         guard requireFinite(angle, "angle", self), requireFinite(magnitude, "magnitude", self) else { return }
-        pushDirection = CGVector(dx: magnitude * CGFloat(cos(Double(angle))), dy: magnitude * CGFloat(sin(Double(angle))))
+        pushDirection = CGVector(angle: angle, magnitude: magnitude)
     }
 
     /// Where the push acts on `item`, as an offset from its center in its own coordinates (points).
