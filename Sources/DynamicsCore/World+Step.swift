@@ -75,6 +75,12 @@ extension World {
     func solve(h: Float, substeps: Int) {
         prepareContacts(h: h)
         prepareJoints(h: h)
+        // Nothing constrains the awake bodies (a field-driven swarm, bodies in flight): the substeps reduce to
+        // integration, done in one pass per body with the same operations in the same order.
+        if constraints.isEmpty && awakeJoints.isEmpty && !(fieldsActive && hasVelocityOverride) {
+            integrateUnconstrained(h: h, substeps: substeps)
+            return
+        }
         let invH = 1 / h
         for _ in 0..<substeps {
             integrateVelocities(h: h)
@@ -148,6 +154,81 @@ extension World {
         if covered < n {
             fieldForce.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[covered..<n]).update(repeating: .zero) }
             fieldAcceleration.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[covered..<n]).update(repeating: .zero) }
+        }
+    }
+
+    /// All substeps of `integrateVelocities` and `integratePositions` for bodies that no constraint touches, fused:
+    /// each body's values stay in registers across the substeps, and the result is bit-identical.
+    func integrateUnconstrained(h: Float, substeps: Int) {
+        let n = bodies.awakeCount
+        let vel = bodies.velocity.base, pos = bodies.position.base
+        let grav = bodies.gravity.base, force = bodies.force.base
+        let invMass2 = bodies.invMass2.base, linDamp = bodies.linearDampingFactor.base
+        if fieldsActive { prepareFieldColumns(count: n) }
+        @inline(__always) func floats<R>(_ p: UnsafeMutablePointer<Vec2>, _ body: (UnsafeMutablePointer<Float>) -> R) -> R {
+            p.withMemoryRebound(to: Float.self, capacity: 2 * n, body)
+        }
+        // Four floats (two bodies) per SSE register; the substeps run on registers. Elementwise IEEE operations in
+        // the same order as the scalar path, so the results are the same to the bit.
+        @inline(__always) func run(_ a4: (Int) -> SIMD4<Float>, _ a1: (Int) -> Float, _ v: UnsafeMutablePointer<Float>,
+                                   _ x: UnsafeMutablePointer<Float>, _ d: UnsafeMutablePointer<Float>) {
+            let count = 2 * n
+            var k = 0
+            while k + 4 <= count {
+                let a = a4(k)
+                let dk = UnsafeRawPointer(d + k).loadUnaligned(as: SIMD4<Float>.self)
+                var vk = UnsafeRawPointer(v + k).loadUnaligned(as: SIMD4<Float>.self)
+                var xk = UnsafeRawPointer(x + k).loadUnaligned(as: SIMD4<Float>.self)
+                for _ in 0..<substeps {
+                    vk = (vk + h * a) * dk
+                    xk += h * vk
+                }
+                UnsafeMutableRawPointer(v + k).storeBytes(of: vk, as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(x + k).storeBytes(of: xk, as: SIMD4<Float>.self)
+                k += 4
+            }
+            while k < count {
+                let a = a1(k), dk = d[k]
+                var vk = v[k], xk = x[k]
+                for _ in 0..<substeps {
+                    vk = (vk + h * a) * dk
+                    xk += h * vk
+                }
+                v[k] = vk
+                x[k] = xk
+                k += 1
+            }
+        }
+        @inline(__always) func load(_ p: UnsafeMutablePointer<Float>, _ k: Int) -> SIMD4<Float> {
+            UnsafeRawPointer(p + k).loadUnaligned(as: SIMD4<Float>.self)
+        }
+        floats(vel) { v in floats(pos) { x in floats(grav) { g in floats(force) { f in floats(invMass2) { im in floats(linDamp) { d in
+            if fieldsActive {
+                fieldForce.withUnsafeMutableBufferPointer { ffb in
+                fieldAcceleration.withUnsafeMutableBufferPointer { fab in
+                    floats(ffb.baseAddress!) { ff in floats(fab.baseAddress!) { fa in
+                        run({ k in load(g, k) + load(fa, k) + load(im, k) * (load(f, k) + load(ff, k)) },
+                            { k in g[k] + fa[k] + im[k] * (f[k] + ff[k]) }, v, x, d)
+                    } }
+                }
+                }
+            } else {
+                run({ k in load(g, k) + load(im, k) * load(f, k) }, { k in g[k] + im[k] * f[k] }, v, x, d)
+            }
+        } } } } } }
+        let angVel = bodies.angularVelocity.base, rot = bodies.rotation.base
+        let invI = bodies.invInertia.base, tA = bodies.torqueA.base, tB = bodies.torqueB.base
+        let angDamp = bodies.angularDampingFactor.base
+        for s in 0..<n {
+            var w = angVel[s]
+            if w == 0 && tA[s] == 0 && tB[s] == 0 { continue }
+            var q = rot[s]
+            for _ in 0..<substeps {
+                w = (w + h * invI[s] * (q.c * tA[s] - q.s * tB[s])) * angDamp[s]
+                if w != 0 { q = q.integrated(by: h * w) }
+            }
+            angVel[s] = w
+            rot[s] = q
         }
     }
 

@@ -242,3 +242,33 @@ final class FieldSwarmTests: XCTestCase {
         }
     }
 }
+
+final class IntegrationPathTests: XCTestCase {
+    /// Steps with no contacts or joints integrate all substeps in one fused pass; it must give exactly what the
+    /// substep loop gives. A joint between two other bodies forces the substep loop in the second world.
+    func test_fusedIntegration_isBitIdenticalToTheSubstepLoop() throws {
+        func run(withJoint: Bool) throws -> [UInt32] {
+            let world = World()
+            let (ids, _) = try world.build(.fieldSwarm(400))
+            for (k, id) in ids.enumerated() {
+                try world.setGravity(id, Vec2(Float(k % 7) * 10, 1000))
+                try world.setMaterial(id, restitution: 0, friction: 0, linearDamping: 0.3, angularDamping: 0.2, charge: 0)
+                try world.setAngularVelocity(id, Float(k % 5) - 2)
+                try world.setConstantForce(id, force: Vec2(1, -2), torqueA: 0.01 * Float(k % 3), torqueB: 0.02)
+            }
+            if withJoint {
+                let a = try world.createBody(.box(center: Vec2(-5000, 0), width: 5, height: 5))
+                let b = try world.createBody(.box(center: Vec2(-5000, 20), width: 5, height: 5))
+                var j = JointDefinition(kind: .distance, bodyA: a, bodyB: b)
+                j.length = 20; j.minLength = 20; j.maxLength = 20
+                try world.createJoint(j)
+            }
+            for _ in 0..<120 { world.step(dt: 1.0 / 60, substeps: 4) }
+            return ids.flatMap { id -> [UInt32] in
+                let p = world.origin(of: id), v = world.velocity(of: id), q = world.rotation(of: id)
+                return [p.x.bitPattern, p.y.bitPattern, v.x.bitPattern, v.y.bitPattern, q.c.bitPattern, q.s.bitPattern]
+            }
+        }
+        XCTAssertEqual(try run(withJoint: false), try run(withJoint: true))
+    }
+}

@@ -79,8 +79,8 @@ extension World {
                     let p = pos[s]
                     let rel = p - center
                     guard record.region.contains(rel) else { continue }
-                    let dist = length(rel)
-                    let r = Swift.max(dist / 100, minR)
+                    let dist = lengthSquared(rel).squareRoot()
+                    let r = Swift.max(dist * 0.01, minR)
                     // r^(−falloff), with the common exponents computed without pow.
                     let scale: Float
                     switch falloff {
@@ -90,21 +90,23 @@ extension World {
                     case -1: scale = r
                     default: scale = Float(_pow(Double(r), Double(-falloff)))
                     }
-                    let dir = dist > 0 ? rel / dist : Vec2.zero
+                    let inv: Float = dist > 0 ? 1 / dist : 0
+                    let dir = inv * rel
                     let m = mass[i], q = charge[i], v = vel[s]
                     var F = Vec2.zero // UIKit newtons
-                    // Mass-proportional kinds add an acceleration (points/s²): 100 · F / m.
+                    // Mass-proportional kinds add an acceleration (points/s²): 100 · F / m. The arithmetic matches
+                    // `applyFieldOverAwakeRange` to the bit, so results do not depend on which path ran.
                     switch def.kind {
-                    case .linearGravity: acceleration[s] += 100 * strength * scale * def.direction; continue
-                    case .radialGravity: acceleration[s] += -100 * strength * scale * dir; continue
-                    case .vortex: acceleration[s] += 100 * strength * scale * Vec2(dir.y, -dir.x); continue
+                    case .linearGravity: acceleration[s] += scale * (100 * strength * def.direction); continue
+                    case .radialGravity: acceleration[s] += (-100 * strength * scale * inv) * rel; continue
+                    case .vortex: acceleration[s] += (100 * strength * scale * inv) * Vec2(rel.y, -rel.x); continue
                     case .noise:
                         acceleration[s] += 100 * strength * scale * GradientNoise.vector(p / 100 * frequency, time: noiseTime, seed: def.seed)
                         continue
                     case .turbulence:
                         acceleration[s] += 100 * strength * scale * (length(v) / 100) * GradientNoise.vector(p / 100 * frequency, time: noiseTime, seed: def.seed)
                         continue
-                    case .spring: F = -strength * scale * dir
+                    case .spring: force[s] += (-100 * strength * scale * inv) * rel; continue
                     case .electric: F = strength * q * scale * dir
                     case .magnetic: F = strength * q * scale * Vec2(v.y, -v.x) / 100
                     case .drag: F = -strength * scale * v / 100
