@@ -224,3 +224,41 @@ final class CollisionTests: XCTestCase {
         XCTAssertGreaterThan(table.center.y, 250)
     }
 }
+
+final class TunnellingTests: XCTestCase {
+    /// "speculative contacts so a fast item does not tunnel through a boundary": a 10-point item at 6000 pt/s
+    /// (100 pt, ten times its size, per step) against a thin boundary line.
+    func test_fastItem_doesNotTunnelThroughABoundaryLine() {
+        for speed in [3000.0, 6000.0, 12000.0] {
+            let animator = DynamicAnimator()
+            let bullet = box(0, 0, 10)
+            let c = CollisionBehavior(items: [bullet])
+            c.addBoundary(withIdentifier: "wall", from: CGPoint(x: 500, y: -100), to: CGPoint(x: 500, y: 100))
+            animator.addBehavior(c)
+            let props = noDamping([bullet]); props.elasticity = 0
+            animator.addBehavior(props)
+            props.addLinearVelocity(CGPoint(x: CGFloat(speed), y: 0), for: bullet)
+            var furthest = -CGFloat.infinity
+            for _ in 0..<60 { animator.step(); furthest = max(furthest, bullet.center.x) }
+            XCTAssertLessThanOrEqual(furthest, 495.5, "at \(speed) pt/s")
+        }
+    }
+
+    /// ... "or a thin pile": a fast item dropped onto one layer of 10-point items.
+    func test_fastItem_doesNotTunnelThroughAThinLayerOfItems() {
+        let animator = DynamicAnimator()
+        let layer = (0..<20).map { box(CGFloat($0) * 10 - 95, 400, 10) }
+        let anchored = DynamicItemBehavior(items: layer); anchored.isAnchored = true; anchored.elasticity = 0
+        animator.addBehavior(anchored)
+        let stone = box(3, -2000, 10)
+        animator.addBehavior(GravityBehavior(items: [stone]))
+        let props = DynamicItemBehavior(items: [stone]); props.elasticity = 0
+        animator.addBehavior(props)
+        props.addLinearVelocity(CGPoint(x: 0, y: 3000), for: stone) // about 90 pt per step at impact
+        animator.addBehavior(CollisionBehavior(items: layer + [stone]))
+        var lowest = -CGFloat.infinity
+        for _ in 0..<90 { animator.step(); lowest = max(lowest, stone.center.y) }
+        XCTAssertLessThanOrEqual(lowest, 390.5)   // never into the layer (its top is at 395)
+        XCTAssertClose(stone.center.y, 390, within: 1)
+    }
+}
