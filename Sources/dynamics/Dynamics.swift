@@ -46,6 +46,8 @@ struct Scene: ParsableCommand {
     var substeps = 4
     @Flag(help: "Print per-stage timings every 60 steps.")
     var verbose = false
+    @Option(help: "Broadphase grid cell size in points (default: chosen from the typical item size).")
+    var cellSize: Float = 0
 
     func validate() throws {
         guard BenchmarkScene.Kind(rawValue: kind) != nil else {
@@ -54,11 +56,14 @@ struct Scene: ParsableCommand {
         guard size > 0 else { throw ValidationError("size must be positive, got \(size)") }
         guard steps > 0 else { throw ValidationError("steps must be positive, got \(steps)") }
         guard substeps > 0 else { throw ValidationError("substeps must be positive, got \(substeps)") }
+        guard cellSize.isFinite && cellSize >= 0 else { throw ValidationError("cell size must be finite and not negative, got \(cellSize)") }
     }
 
     func run() throws {
         let scene = BenchmarkScene.named(BenchmarkScene.Kind(rawValue: kind)!, size: size)
-        let world = World()
+        var settings = WorldSettings()
+        settings.gridCellSize = cellSize
+        let world = World(settings: settings)
         let (ids, links) = try world.build(scene)
         let clock = ContinuousClock()
         var times: [Double] = []
