@@ -164,19 +164,70 @@ extension World {
                 kernel({ Float(_pow(Double($0), e)) }, body)
             }
         }
+        // Radial kinds, four items at a time: (x, y) pairs are split into x and y vectors, and the result is
+        // interleaved back. Each lane does the scalar path's operations in its order, so results are identical.
+        @inline(__always) func radial4(_ k: Float, turn: Bool, into out: UnsafeMutablePointer<Vec2>) {
+            let falloff = def.falloff
+            @inline(__always) func scale4(_ r: SIMD4<Float>) -> SIMD4<Float> {
+                switch falloff {
+                case 0: return SIMD4(repeating: 1)
+                case 1: return 1 / r
+                case 2: return 1 / (r * r)
+                case -1: return r
+                default:
+                    let e = Double(-falloff)
+                    return SIMD4(Float(_pow(Double(r[0]), e)), Float(_pow(Double(r[1]), e)), Float(_pow(Double(r[2]), e)), Float(_pow(Double(r[3]), e)))
+                }
+            }
+            @inline(__always) func scale1(_ r: Float) -> Float {
+                switch falloff {
+                case 0: return 1
+                case 1: return 1 / r
+                case 2: return 1 / (r * r)
+                case -1: return r
+                default: return Float(_pow(Double(r), Double(-falloff)))
+                }
+            }
+            let cx = SIMD4<Float>(repeating: center.x), cy = SIMD4<Float>(repeating: center.y)
+            let minR4 = SIMD4<Float>(repeating: minR), kk = SIMD4<Float>(repeating: k)
+            var s = 0
+            while s + 4 <= n {
+                let a = UnsafeRawPointer(pos + s).loadUnaligned(as: SIMD4<Float>.self)
+                let b = UnsafeRawPointer(pos + s + 2).loadUnaligned(as: SIMD4<Float>.self)
+                let x = SIMD4(a[0], a[2], b[0], b[2]) - cx
+                let y = SIMD4(a[1], a[3], b[1], b[3]) - cy
+                let dist = (x * x + y * y).squareRoot()
+                let r = pointwiseMax(dist * 0.01, minR4)
+                let inv = (1 / dist).replacing(with: 0, where: dist .<= 0)
+                let c = kk * scale4(r) * inv
+                let fx = turn ? c * y : c * x
+                let fy = turn ? c * -x : c * y
+                let o0 = UnsafeRawPointer(out + s).loadUnaligned(as: SIMD4<Float>.self)
+                let o1 = UnsafeRawPointer(out + s + 2).loadUnaligned(as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(out + s).storeBytes(of: o0 + SIMD4(fx[0], fy[0], fx[1], fy[1]), as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(out + s + 2).storeBytes(of: o1 + SIMD4(fx[2], fy[2], fx[3], fy[3]), as: SIMD4<Float>.self)
+                s += 4
+            }
+            while s < n {
+                let rel = pos[s] - center
+                let dist = lengthSquared(rel).squareRoot()
+                let r = Swift.max(dist * 0.01, minR)
+                let inv: Float = dist > 0 ? 1 / dist : 0
+                let c = k * scale1(r) * inv
+                out[s] += turn ? c * Vec2(rel.y, -rel.x) : c * rel
+                s += 1
+            }
+        }
         switch def.kind {
         case .radialGravity:
-            let k = -100 * strength
-            fieldAcceleration.withUnsafeMutableBufferPointer { a in run { s, rel, inv, scale in a[s] += (k * scale * inv) * rel } }
+            fieldAcceleration.withUnsafeMutableBufferPointer { radial4(-100 * strength, turn: false, into: $0.baseAddress!) }
         case .vortex:
-            let k = 100 * strength
-            fieldAcceleration.withUnsafeMutableBufferPointer { a in run { s, rel, inv, scale in a[s] += (k * scale * inv) * Vec2(rel.y, -rel.x) } }
+            fieldAcceleration.withUnsafeMutableBufferPointer { radial4(100 * strength, turn: true, into: $0.baseAddress!) }
+        case .spring:
+            fieldForce.withUnsafeMutableBufferPointer { radial4(-100 * strength, turn: false, into: $0.baseAddress!) }
         case .linearGravity:
             let k = 100 * strength * def.direction
             fieldAcceleration.withUnsafeMutableBufferPointer { a in run { s, _, _, scale in a[s] += scale * k } }
-        case .spring:
-            let k = -100 * strength
-            fieldForce.withUnsafeMutableBufferPointer { f in run { s, rel, inv, scale in f[s] += (k * scale * inv) * rel } }
         default:
             return false
         }
