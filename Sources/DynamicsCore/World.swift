@@ -115,6 +115,8 @@ public final class World {
     /// Simulated seconds of field time (drives animated noise).
     @usableFromInline var fieldTime: Float = 0
     @usableFromInline var warnings: [String] = []
+    /// Indices of the fields that take the general path this step (reused scratch).
+    @usableFromInline var generalFieldScratch: [Int] = []
     /// Changes whenever a body is created, destroyed or changes type (invalidates fields' `coversAll`).
     @usableFromInline var bodySetVersion = 0
     @usableFromInline var dynamicBodyCount = 0

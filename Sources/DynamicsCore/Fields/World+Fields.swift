@@ -41,7 +41,10 @@ extension World {
             velocityOverrideWritten = false
         }
         // Fields over every dynamic body with no region: contiguous kernels over the awake range.
-        var general: [Int] = []
+        var general = generalFieldScratch
+        generalFieldScratch = []
+        general.removeAll(keepingCapacity: true)
+        defer { generalFieldScratch = general }
         for f in 0..<fields.count {
             let r = fields[f]
             if r.coversAll && r.bodySetVersion == bodySetVersion && r.region.isInfinite && applyFieldOverAwakeRange(r.def, count: n) { continue }
