@@ -50,12 +50,3 @@ struct Column<Element> {
         if i != j { swap(&base[i], &base[j]) }
     }
 }
-
-/// A reusable scratch array: cleared, not freed, between steps so the steady-state step allocates nothing.
-@usableFromInline
-struct Scratch<Element> {
-    @usableFromInline var storage: [Element] = []
-    @usableFromInline init() {}
-    @usableFromInline var count: Int { storage.count }
-    @inline(__always) @usableFromInline mutating func clear() { storage.removeAll(keepingCapacity: true) }
-}

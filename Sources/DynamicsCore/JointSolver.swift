@@ -65,8 +65,6 @@ extension World {
 
     func prepareJoints(h: Float) {
         let awake = bodies.awakeCount
-        let contactHertz = Swift.min(settings.contactHertz, 0.25 / h)
-        _ = contactHertz
         for j in awakeJoints {
             var jr = joints[Int(j)]
             func endpoint(_ b: Int32) -> (slot: Int32, m: Float, i: Float, p: Vec2, q: Rot) {

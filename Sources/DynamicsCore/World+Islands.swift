@@ -15,7 +15,6 @@ extension World {
         let window = settings.timeToSleep
         let maxDrift = lin * window                 // 0.5 pt
         let maxTurn = ang * window                  // 1 degree
-        var minSleep = Float.greatestFiniteMagnitude
         for s in 0..<n {
             // At rest: on average slower than about 1 pt/s and 2 degrees/s since the rest window began. A body
             // that vibrates in place (a corner settling in a pile) rests; one drifting or swinging does not. An
@@ -46,7 +45,6 @@ extension World {
                     anchorRot[s] = rot[s]
                 }
             }
-            minSleep = Swift.min(minSleep, sleepTime[s])
         }
         bodiesFallenAsleep.removeAll(keepingCapacity: true)
         guard settings.sleepingEnabled, n > 0 else { return }
@@ -54,7 +52,6 @@ extension World {
         var anyReady = false
         for s in 0..<n where sleepTime[s] >= settings.timeToSleep { anyReady = true; break }
         guard anyReady else { return }
-        _ = minSleep
 
         // Union-find over awake slots.
         if unionParent.count < n { unionParent.append(contentsOf: repeatElement(0, count: n - unionParent.count)) }

@@ -128,7 +128,6 @@ extension World {
                         }
                         F = out
                     }
-                    _ = m
                     force[s] += 100 * F
                 }
             }
