@@ -130,11 +130,4 @@ final class BodyStore {
         bodyIndex.removeBySwap(last, last: last)
         count -= 1
     }
-
-    /// Approximate bytes held per body (hot + cold columns), for memory reporting.
-    static var bytesPerBody: Int {
-        let hot = 9 * MemoryLayout<Vec2>.stride + 2 * MemoryLayout<Rot>.stride + 10 * MemoryLayout<Float>.stride + 4
-        let cold = 4 + 4 + 1 + 1 + 8 + 8 + 4 * 8 + 1 + 4 * 4 + MemoryLayout<AABB>.stride + 1 + 8
-        return hot + cold
-    }
 }

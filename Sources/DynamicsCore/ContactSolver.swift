@@ -37,6 +37,19 @@ struct ContactConstraint {
     var p1 = ConstraintPoint()
 }
 
+/// Applies the normal impulse increments `x1`, `x2` of a two-point block solve to its points and bodies.
+@inline(__always)
+func applyNormalPair(_ x1: Float, _ x2: Float, _ p1: inout ConstraintPoint, _ p2: inout ConstraintPoint, normal n: Vec2,
+                     _ mA: Float, _ iA: Float, _ mB: Float, _ iB: Float,
+                     _ vA: inout Vec2, _ wA: inout Float, _ vB: inout Vec2, _ wB: inout Float) {
+    p1.normalImpulse += x1; p2.normalImpulse += x2
+    p1.maxNormalImpulse = Swift.max(p1.maxNormalImpulse, x1)
+    p2.maxNormalImpulse = Swift.max(p2.maxNormalImpulse, x2)
+    let P1 = x1 * n, P2 = x2 * n
+    vA -= mA * (P1 + P2); wA -= iA * (cross(p1.rA, P1) + cross(p2.rA, P2))
+    vB += mB * (P1 + P2); wB += iB * (cross(p1.rB, P1) + cross(p2.rB, P2))
+}
+
 extension World {
     /// Builds the constraints of all active contacts. Bodies outside the awake range (static) get zero inverse
     /// mass; their slots are still used so the loops need no branch (their velocity stays zero).
@@ -183,13 +196,8 @@ extension World {
                     let n2 = a2 - massScale * invDet * (k11 * vn2 - k12 * vn1) - impulseScale * a2
                     // Only when the block pushes at both points; otherwise the points are solved one by one.
                     guard n1 >= 0, n2 >= 0 else { return false }
-                    let x1 = n1 - a1, x2 = n2 - a2
+                    applyNormalPair(n1 - a1, n2 - a2, &p1, &p2, normal: n, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
                     p1.normalImpulse = n1; p2.normalImpulse = n2
-                    p1.maxNormalImpulse = Swift.max(p1.maxNormalImpulse, x1)
-                    p2.maxNormalImpulse = Swift.max(p2.maxNormalImpulse, x2)
-                    let P1 = x1 * n, P2 = x2 * n
-                    vA -= mA * (P1 + P2); wA -= iA * (cross(p1.rA, P1) + cross(p2.rA, P2))
-                    vB += mB * (P1 + P2); wB += iB * (cross(p1.rB, P1) + cross(p2.rB, P2))
                     return true
                 }
                 if !(twoPoints && blockNormal(&c.pointee.p0, &c.pointee.p1)) {
@@ -246,12 +254,8 @@ extension World {
                     let d1 = (k22 * b1 - k12 * b2) * invDet, d2 = (k11 * b2 - k12 * b1) * invDet
                     let n1 = p1.normalImpulse + d1, n2 = p2.normalImpulse + d2
                     guard n1 >= 0, n2 >= 0 else { return false }
+                    applyNormalPair(d1, d2, &p1, &p2, normal: n, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
                     p1.normalImpulse = n1; p2.normalImpulse = n2
-                    p1.maxNormalImpulse = Swift.max(p1.maxNormalImpulse, d1)
-                    p2.maxNormalImpulse = Swift.max(p2.maxNormalImpulse, d2)
-                    let P1 = d1 * n, P2 = d2 * n
-                    vA -= mA * (P1 + P2); wA -= iA * (cross(p1.rA, P1) + cross(p2.rA, P2))
-                    vB += mB * (P1 + P2); wB += iB * (cross(p1.rB, P1) + cross(p2.rB, P2))
                     return true
                 }
                 vel[sa] = vA; angVel[sa] = wA; vel[sb] = vB; angVel[sb] = wB

@@ -148,8 +148,6 @@ public final class World {
     public var jointCount: Int { jointAlive.reduce(0) { $0 + ($1 ? 1 : 0) } }
     public var sleepingIslandCount: Int { islands.reduce(0) { $0 + ($1.inUse ? 1 : 0) } }
 
-    /// Approximate engine memory per body, bytes (columns only; shapes and contacts extra).
-    public static var bytesPerBody: Int { BodyStore.bytesPerBody }
 
     // MARK: - Collision filtering
 

@@ -42,6 +42,7 @@ extension DynamicAnimator {
         var itemMemberships: [ObjectIdentifier: [Int]] = [:]
         var boundaryMemberships: [ObjectIdentifier: [Int]] = [:]
         var collisions: [CollisionBehavior] = []
+        var memberships: [ObjectIdentifier: [CollisionBehavior]] = [:]
         var instantaneous: [PushBehavior] = []
         for b in order {
             switch b {
@@ -75,7 +76,12 @@ extension DynamicAnimator {
             case let c as CollisionBehavior:
                 let k = collisions.count
                 collisions.append(c)
-                if c.collisionMode.contains(.items) { for item in c.items { itemMemberships[ObjectIdentifier(item), default: []].append(k) } }
+                if c.collisionMode.contains(.items) {
+                    for item in c.items {
+                        itemMemberships[ObjectIdentifier(item), default: []].append(k)
+                        memberships[ObjectIdentifier(item), default: []].append(c)
+                    }
+                }
                 if c.collisionMode.contains(.boundaries) { for item in c.items { boundaryMemberships[ObjectIdentifier(item), default: []].append(k) } }
             default: break
             }
@@ -169,6 +175,8 @@ extension DynamicAnimator {
         for old in compiledCollisions where !collisions.contains(where: { $0 === old }) { removeBoundaryBodies(of: old) }
         for (k, c) in collisions.enumerated() { compileBoundaries(of: c, boundaryClass: Int32(itemClassCount + k)) }
         compiledCollisions = collisions
+        previousItemCollisions = itemCollisions
+        itemCollisions = memberships
 
         // 7. Joints for attachments and snaps.
         let jointOwners = order.filter { $0 is AttachmentBehavior || $0 is SnapBehavior }

@@ -111,15 +111,24 @@ extension DynamicAnimator {
 
     /// Collision delegate calls for the step's contact events: all began, then all ended.
     func dispatchContactEvents() {
-        guard !world.contactBeganEvents.isEmpty || !world.contactEndedEvents.isEmpty else { return }
-        func behaviorsHolding(_ a: DynamicItem, _ b: DynamicItem) -> [CollisionBehavior] {
-            compiledCollisions.filter { $0.collisionMode.contains(.items) && $0.holds(a) && $0.holds(b) && $0.collisionDelegate != nil }
+        guard !world.contactBeganEvents.isEmpty || !world.contactEndedEvents.isEmpty, anyCollisionDelegate else { return }
+        /// The collision behaviors holding an item, from the compiled membership (no search of item lists).
+        func collisionsHolding(_ item: DynamicItem) -> [CollisionBehavior] {
+            let id = ObjectIdentifier(item)
+            return itemCollisions[id] ?? previousItemCollisions[id] ?? []
+        }
+        /// Behaviors holding both items; for a pair where one item has just left, those holding either.
+        func behaviorsFor(_ a: DynamicItem, _ b: DynamicItem, fallbackToEither: Bool) -> [CollisionBehavior] {
+            let ca = collisionsHolding(a), cb = collisionsHolding(b)
+            let both = ca.filter { c in cb.contains { $0 === c } }
+            if !both.isEmpty || !fallbackToEither { return both }
+            return ca + cb.filter { c in !ca.contains { $0 === c } }
         }
         for e in world.contactBeganEvents {
             let point = CGPoint(e.point)
             switch (party(e.bodyA), party(e.bodyB)) {
             case let (.item(a)?, .item(b)?):
-                for c in behaviorsHolding(a, b) { c.collisionDelegate?.collisionBehavior(c, beganContactFor: a, with: b, at: point) }
+                for c in behaviorsFor(a, b, fallbackToEither: false) { c.collisionDelegate?.collisionBehavior(c, beganContactFor: a, with: b, at: point) }
             case let (.item(a)?, .boundary(c, id)?), let (.boundary(c, id)?, .item(a)?):
                 c.collisionDelegate?.collisionBehavior(c, beganContactFor: a, withBoundaryIdentifier: id, at: point)
             default: break
@@ -128,10 +137,8 @@ extension DynamicAnimator {
         for e in world.contactEndedEvents {
             switch (party(e.bodyA), party(e.bodyB)) {
             case let (.item(a)?, .item(b)?):
-                let holders = compiledCollisions.filter { $0.collisionMode.contains(.items) && $0.holds(a) && $0.holds(b) }
                 // An item just removed from its behavior still reports the end of its contact to that behavior.
-                let targets = holders.isEmpty ? compiledCollisions.filter { $0.holds(a) || $0.holds(b) } : holders
-                for c in targets { c.collisionDelegate?.collisionBehavior(c, endedContactFor: a, with: b) }
+                for c in behaviorsFor(a, b, fallbackToEither: true) { c.collisionDelegate?.collisionBehavior(c, endedContactFor: a, with: b) }
             case let (.item(a)?, .boundary(c, id)?), let (.boundary(c, id)?, .item(a)?):
                 c.collisionDelegate?.collisionBehavior(c, endedContactFor: a, withBoundaryIdentifier: id)
             default: break

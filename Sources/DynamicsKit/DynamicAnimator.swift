@@ -119,6 +119,12 @@ open class DynamicAnimator {
     var compiledJointOwners: [DynamicBehavior] = []
     var classSignatures: [[Int]] = []
     var compiledFieldSignature: [[Int]] = []
+    /// For each item, the collision behaviors (items mode) that hold it, from the last compile; and the map before
+    /// it, so an item removed this step still finds the behavior its ended contact is reported to.
+    var itemCollisions: [ObjectIdentifier: [CollisionBehavior]] = [:]
+    var previousItemCollisions: [ObjectIdentifier: [CollisionBehavior]] = [:]
+    /// Whether any compiled collision behavior has a delegate (otherwise events are not dispatched at all).
+    var anyCollisionDelegate: Bool { compiledCollisions.contains { $0.collisionDelegate != nil } }
     /// Receives engine warnings (for example a custom field block returning NaN, which is ignored). The default
     /// prints them to standard error.
     public var warningHandler: (String) -> Void = { message in

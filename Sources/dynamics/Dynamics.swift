@@ -104,6 +104,5 @@ struct Scene: ParsableCommand {
             print(String(format: "sag %.3f  max_link_err %.4f", sag / Double(n), maxErr))
         case .fieldSwarm: print(String(format: "mean_r %.2f", sumR / Double(ids.count)))
         }
-        print("engine bytes per body (columns): \(World.bytesPerBody)")
     }
 }
