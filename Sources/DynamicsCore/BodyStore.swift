@@ -23,6 +23,11 @@ final class BodyStore {
     @usableFromInline var torqueB = Column<Float>()
     @usableFromInline var linearDampingFactor = Column<Vec2>()    // per substep, exp(−rate·h), twice (as invMass2)
     @usableFromInline var angularDampingFactor = Column<Float>()
+    /// The substeps of a body that nothing constrains, in closed form (see `World.updateDampingFactors`): after
+    /// n substeps of h under a constant acceleration a, v ← decay·v + gain·a and x ← x + gain·v₀ + positionGain·a.
+    @usableFromInline var freeDecay = Column<Float>()
+    @usableFromInline var freeGain = Column<Float>()
+    @usableFromInline var freePositionGain = Column<Float>()
     @usableFromInline var sleepTime = Column<Float>()
     /// Where the body was when its current rest window began (see World+Islands).
     @usableFromInline var restAnchor = Column<Vec2>()
@@ -66,6 +71,7 @@ final class BodyStore {
         angularVelocity.free(count: count); invMass.free(count: count); invMass2.free(count: count); invInertia.free(count: count)
         gravity.free(count: count); force.free(count: count); torqueA.free(count: count); torqueB.free(count: count)
         linearDampingFactor.free(count: count); angularDampingFactor.free(count: count)
+        freeDecay.free(count: count); freeGain.free(count: count); freePositionGain.free(count: count)
         sleepTime.free(count: count); restAnchor.free(count: count); restAnchorRotation.free(count: count); extent.free(count: count); bodyIndex.free(count: count)
     }
 
@@ -83,6 +89,7 @@ final class BodyStore {
         angularVelocity.append(0, count: s); invMass.append(0, count: s); invMass2.append(.zero, count: s); invInertia.append(0, count: s)
         gravity.append(.zero, count: s); force.append(.zero, count: s); torqueA.append(0, count: s)
         torqueB.append(0, count: s); linearDampingFactor.append(Vec2(1, 1), count: s); angularDampingFactor.append(1, count: s)
+        freeDecay.append(1, count: s); freeGain.append(0, count: s); freePositionGain.append(0, count: s)
         sleepTime.append(0, count: s); restAnchor.append(.zero, count: s); restAnchorRotation.append(.identity, count: s); extent.append(0, count: s); bodyIndex.append(id, count: s)
         count += 1
         slot[Int(id)] = Int32(s)
@@ -95,7 +102,8 @@ final class BodyStore {
         position.swapAt(a, b); rotation.swapAt(a, b); velocity.swapAt(a, b); angularVelocity.swapAt(a, b)
         invMass.swapAt(a, b); invMass2.swapAt(a, b); invInertia.swapAt(a, b); gravity.swapAt(a, b); force.swapAt(a, b)
         torqueA.swapAt(a, b); torqueB.swapAt(a, b); linearDampingFactor.swapAt(a, b)
-        angularDampingFactor.swapAt(a, b); sleepTime.swapAt(a, b); restAnchor.swapAt(a, b); restAnchorRotation.swapAt(a, b); extent.swapAt(a, b); bodyIndex.swapAt(a, b)
+        angularDampingFactor.swapAt(a, b); freeDecay.swapAt(a, b); freeGain.swapAt(a, b); freePositionGain.swapAt(a, b)
+        sleepTime.swapAt(a, b); restAnchor.swapAt(a, b); restAnchorRotation.swapAt(a, b); extent.swapAt(a, b); bodyIndex.swapAt(a, b)
         slot[Int(bodyIndex[a])] = Int32(a)
         slot[Int(bodyIndex[b])] = Int32(b)
     }
@@ -125,6 +133,8 @@ final class BodyStore {
         gravity.removeBySwap(last, last: last); force.removeBySwap(last, last: last)
         torqueA.removeBySwap(last, last: last); torqueB.removeBySwap(last, last: last)
         linearDampingFactor.removeBySwap(last, last: last); angularDampingFactor.removeBySwap(last, last: last)
+        freeDecay.removeBySwap(last, last: last); freeGain.removeBySwap(last, last: last)
+        freePositionGain.removeBySwap(last, last: last)
         sleepTime.removeBySwap(last, last: last); restAnchor.removeBySwap(last, last: last)
         restAnchorRotation.removeBySwap(last, last: last); extent.removeBySwap(last, last: last)
         bodyIndex.removeBySwap(last, last: last)

@@ -14,11 +14,16 @@ struct Column<Element> {
     }
 
     /// Grows to hold at least `minimum` elements, keeping the first `count`. Amortised doubling.
+    ///
+    /// The capacity is a multiple of 4 and the spare capacity is zero bytes (columns hold plain numbers), so a
+    /// 4-wide kernel may read a partial last group of four without leaving the buffer or reading garbage.
     @usableFromInline mutating func reserve(_ minimum: Int, count: Int) {
         guard minimum > capacity else { return }
-        let newCapacity = Swift.max(minimum, capacity * 2, 16)
+        let newCapacity = (Swift.max(minimum, capacity * 2, 16) + 3) & ~3
         let fresh = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         fresh.moveInitialize(from: base, count: count)
+        UnsafeMutableRawPointer(fresh + count).initializeMemory(as: UInt8.self, repeating: 0,
+                                                                count: (newCapacity - count) * MemoryLayout<Element>.stride)
         base.deallocate()
         base = fresh
         capacity = newCapacity

@@ -6,7 +6,9 @@
 // thresholds for `timeToSleep` moves out of the awake range with its contacts (see `BodyStore`).
 
 extension World {
-    func updateSleep(dt: Float) {
+    /// The rest test of every awake body (the free-motion pass does the same, four lanes at a time). Returns
+    /// whether some body has rested long enough to sleep.
+    func restTest(dt: Float) -> Bool {
         let n = bodies.awakeCount
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, sleepTime = bodies.sleepTime.base
         let ext = bodies.extent.base, pos = bodies.position.base, rot = bodies.rotation.base
@@ -15,6 +17,9 @@ extension World {
         let window = settings.timeToSleep
         let maxDrift = lin * window                 // 0.5 pt
         let maxTurn = ang * window                  // 1 degree
+        let halfTurn2 = 0.5 * maxTurn * maxTurn, halfDrift2 = 0.5 * maxDrift * maxDrift
+        let invWindow = 1 / window
+        var ready = false
         for s in 0..<n {
             // At rest: on average slower than about 1 pt/s and 2 degrees/s since the rest window began. A body
             // that vibrates in place (a corner settling in a pile) rests; one drifting or swinging does not. An
@@ -25,11 +30,10 @@ extension World {
             let fast = lengthSquared(v) > 16 * lin * lin || (w > 4 * ang && w * e > 4 * lin)
             let drift = lengthSquared(pos[s] - anchor[s]) > maxDrift * maxDrift
             // Turned more than T = max(maxTurn, maxDrift / extent) since the anchor: 1 − cos Δθ > T²/2, which
-            // avoids an atan2 per body (the two agree to 2% for T ≤ 0.5 rad).
+            // avoids an atan2 per body (the two agree to 2% for T ≤ 0.5 rad); written without a division.
             let a = anchorRot[s], b = rot[s]
             let oneMinusCos = 1 - (a.c * b.c + a.s * b.s)
-            let limit = Swift.max(maxTurn, e > 0 ? maxDrift / e : maxTurn)
-            let turnedTooFar = oneMinusCos > 0.5 * limit * limit
+            let turnedTooFar = oneMinusCos > halfTurn2 && (e <= 0 || oneMinusCos * (e * e) > halfDrift2)
             if fast || drift || turnedTooFar {
                 sleepTime[s] = 0
                 anchor[s] = pos[s]
@@ -40,18 +44,20 @@ extension World {
                 // how far it crept since it first stopped.
                 let before = sleepTime[s]
                 sleepTime[s] = before + dt
-                if (sleepTime[s] / window).rounded(.down) != (before / window).rounded(.down) {
+                if restWindowIndex(sleepTime[s] * invWindow) != restWindowIndex(before * invWindow) {
                     anchor[s] = pos[s]
                     anchorRot[s] = rot[s]
                 }
+                if sleepTime[s] >= window { ready = true }
             }
         }
-        bodiesFallenAsleep.removeAll(keepingCapacity: true)
-        guard settings.sleepingEnabled, n > 0 else { return }
-        // Quick exit: an island can only sleep if some body is ready, and most steps none is.
-        var anyReady = false
-        for s in 0..<n where sleepTime[s] >= settings.timeToSleep { anyReady = true; break }
-        guard anyReady else { return }
+        return ready
+    }
+
+    /// Puts to sleep every island whose bodies have all rested for `timeToSleep`.
+    func putRestingIslandsToSleep() {
+        let n = bodies.awakeCount
+        let sleepTime = bodies.sleepTime.base
 
         // Union-find over awake slots.
         if unionParent.count < n { unionParent.append(contentsOf: repeatElement(0, count: n - unionParent.count)) }

@@ -17,10 +17,20 @@ extension World {
             contactEndedEvents.append(contentsOf: pendingEnded)
             pendingEnded.removeAll(keepingCapacity: true)
         }
-        applyFields(dt: dt)
+        // Nothing can collide, no joint is awake, every field is a simple kind over every body: the step is one
+        // pass over the bodies (World+FreeMotion).
+        let free = prepareFreeMotion()
+        if free {
+            fieldTime += dt
+            fieldsActive = false
+            hasVelocityOverride = false
+        } else {
+            applyFields(dt: dt)
+        }
         let h = dt / Float(substeps)
-        if h != dampingH {
+        if h != dampingH || substeps != dampingSubsteps {
             dampingH = h
+            dampingSubsteps = substeps
             for s in 0..<bodies.count { updateDampingFactors(slot: s, id: Int(bodies.bodyIndex[s])) }
         }
         let t1 = clock.now
@@ -30,12 +40,19 @@ extension World {
         narrowphase(dt: dt)
         let t3 = clock.now
 
-        if awakeJointsDirty { refreshAwakeJoints() }
-        solve(h: h, substeps: substeps)
+        let ready: Bool
+        if free {
+            ready = freeMotionPass(dt: dt, h: h, substeps: substeps)
+        } else {
+            if awakeJointsDirty { refreshAwakeJoints() }
+            solve(h: h, substeps: substeps)
+            if awakeJointsDirty { refreshAwakeJoints() }
+            ready = restTest(dt: dt)
+        }
         let t4 = clock.now
 
-        if awakeJointsDirty { refreshAwakeJoints() }
-        updateSleep(dt: dt)
+        bodiesFallenAsleep.removeAll(keepingCapacity: true)
+        if ready && settings.sleepingEnabled { putRestingIslandsToSleep() }
         if awakeJointsDirty { refreshAwakeJoints() }
         releaseUnusedScratch()
         let t5 = clock.now
@@ -216,19 +233,9 @@ extension World {
                 run({ k in load(g, k) + load(im, k) * load(f, k) }, { k in g[k] + im[k] * f[k] }, v, x, d)
             }
         } } } } } }
-        let angVel = bodies.angularVelocity.base, rot = bodies.rotation.base
-        let invI = bodies.invInertia.base, tA = bodies.torqueA.base, tB = bodies.torqueB.base
-        let angDamp = bodies.angularDampingFactor.base
-        for s in 0..<n {
-            var w = angVel[s]
-            if w == 0 && tA[s] == 0 && tB[s] == 0 { continue }
-            var q = rot[s]
-            for _ in 0..<substeps {
-                w = (w + h * invI[s] * (q.c * tA[s] - q.s * tB[s])) * angDamp[s]
-                if w != 0 { q = q.integrated(by: h * w) }
-            }
-            angVel[s] = w
-            rot[s] = q
+        let angVel = bodies.angularVelocity.base, tA = bodies.torqueA.base, tB = bodies.torqueB.base
+        for s in 0..<n where angVel[s] != 0 || tA[s] != 0 || tB[s] != 0 {
+            integrateSpin(slot: s, h: h, substeps: substeps)
         }
     }
 

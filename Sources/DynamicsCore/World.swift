@@ -100,6 +100,15 @@ public final class World {
     @usableFromInline var unionParent: [Int32] = []
     @usableFromInline var islandMinSleep: [Float] = []
     @usableFromInline var dampingH: Float = 0
+    @usableFromInline var dampingSubsteps = 0
+    /// Set once any body has a non-zero gravity or constant force (never cleared): while false, the free-motion
+    /// pass skips those columns.
+    @usableFromInline var gravityInUse = false
+    @usableFromInline var forceInUse = false
+    /// The fields of the free-motion pass, compiled each step it runs (reused scratch; a raw column so the pass
+    /// reads it without a closure).
+    @usableFromInline var freeFields = Column<FreeField>()
+    @usableFromInline var freeFieldCount = 0
 
     // Fields (stage 2).
     @usableFromInline var fields: [FieldRecord] = []
@@ -137,6 +146,7 @@ public final class World {
 
     deinit {
         scratchPolygons.deallocate()
+        freeFields.free(count: freeFieldCount)
     }
 
     // MARK: - Counts
@@ -214,6 +224,7 @@ public final class World {
         bodies.rotation[s] = q
         bodies.position[s] = def.position + q.rotate(bodies.localCenter[i])
         bodies.gravity[s] = def.gravity
+        if def.gravity != .zero { gravityInUse = true }
         updateDampingFactors(slot: s, id: i)
         if def.type == .dynamic {
             bodies.velocity[s] = def.linearVelocity
@@ -450,6 +461,7 @@ public final class World {
         if bodies.gravity[Int(bodies.slot[i])] == g { return }
         wakeBody(i)
         bodies.gravity[Int(bodies.slot[i])] = g
+        if g != .zero { gravityInUse = true }
     }
 
     /// Sets the constant force (mass·points/s²) applied every step, with its torque given by two body-frame
@@ -463,6 +475,7 @@ public final class World {
         wakeBody(i)
         let s2 = Int(bodies.slot[i])
         bodies.force[s2] = force; bodies.torqueA[s2] = torqueA; bodies.torqueB[s2] = torqueB
+        if force != .zero { forceInUse = true }
     }
 
     /// The local center of mass relative to the body origin.
@@ -486,10 +499,20 @@ public final class World {
         updateDampingFactors(slot: Int(bodies.slot[i]), id: i)
     }
 
+    /// Per-substep damping factors, and the closed form of the substeps for a body nothing constrains: with
+    /// d = e^(−c·h), n substeps of v ← (v + h·a)·d, x ← x + h·v give v_n = dⁿ·v₀ + h·S·a and
+    /// x_n = x₀ + h·S·v₀ + h²·T·a, where S = Σ_{k=1…n} dᵏ and T = Σ_{j=1…n} Σ_{k=1…j} dᵏ.
     func updateDampingFactors(slot s: Int, id i: Int) {
         let h = dampingH > 0 ? dampingH : Float(1.0 / 240.0)
-        bodies.linearDampingFactor[s] = Vec2(repeating: _exp(-bodies.linearDamping[i] * h))
+        let n = dampingSubsteps > 0 ? dampingSubsteps : 4
+        let d = _exp(-bodies.linearDamping[i] * h)
+        bodies.linearDampingFactor[s] = Vec2(repeating: d)
         bodies.angularDampingFactor[s] = _exp(-bodies.angularDamping[i] * h)
+        var power: Float = 1, sum: Float = 0, sumOfSums: Float = 0
+        for _ in 0..<n { power *= d; sum += power; sumOfSums += sum }
+        bodies.freeDecay[s] = power
+        bodies.freeGain[s] = h * sum
+        bodies.freePositionGain[s] = h * h * sumOfSums
     }
 
     /// Replaces the body's shapes (and so its mass); keeps the origin where it is.

@@ -244,31 +244,98 @@ final class FieldSwarmTests: XCTestCase {
 }
 
 final class IntegrationPathTests: XCTestCase {
-    /// Steps with no contacts or joints integrate all substeps in one fused pass; it must give exactly what the
-    /// substep loop gives. A joint between two other bodies forces the substep loop in the second world.
-    func test_fusedIntegration_isBitIdenticalToTheSubstepLoop() throws {
-        func run(withJoint: Bool) throws -> [UInt32] {
-            let world = World()
-            let (ids, _) = try world.build(.fieldSwarm(400))
-            for (k, id) in ids.enumerated() {
-                try world.setGravity(id, Vec2(Float(k % 7) * 10, 1000))
-                try world.setMaterial(id, restitution: 0, friction: 0, linearDamping: 0.3, angularDamping: 0.2, charge: 0)
-                try world.setAngularVelocity(id, Float(k % 5) - 2)
-                try world.setConstantForce(id, force: Vec2(1, -2), torqueA: 0.01 * Float(k % 3), torqueB: 0.02)
-            }
-            if withJoint {
-                let a = try world.createBody(.box(center: Vec2(-5000, 0), width: 5, height: 5))
-                let b = try world.createBody(.box(center: Vec2(-5000, 20), width: 5, height: 5))
-                var j = JointDefinition(kind: .distance, bodyA: a, bodyB: b)
-                j.length = 20; j.minLength = 20; j.maxLength = 20
-                try world.createJoint(j)
-            }
-            for _ in 0..<120 { world.step(dt: 1.0 / 60, substeps: 4) }
-            return ids.flatMap { id -> [UInt32] in
-                let p = world.origin(of: id), v = world.velocity(of: id), q = world.rotation(of: id)
-                return [p.x.bitPattern, p.y.bitPattern, v.x.bitPattern, v.y.bitPattern, q.c.bitPattern, q.s.bitPattern]
-            }
+    enum Path { case substepLoop, fusedUnconstrained, freeMotion }
+
+    /// field_swarm(400) with gravity, damping, spin, torque and force varying per body, under one field of each
+    /// kind the free-motion pass takes (smooth ones, so rounding differences do not grow chaotically), stepped 120
+    /// times through one of the three integration paths: a joint between two other bodies forces the substep loop; a collision
+    /// class on two far-away bodies keeps the free-motion pass off (something could collide) but leaves every
+    /// swarm body unconstrained.
+    func swarm(_ path: Path) throws -> [Float] {
+        let world = World()
+        // Bodies do not sleep here: the joint of the substep-loop world must stay awake.
+        world.settings.sleepingEnabled = false
+        let (ids, _) = try world.build(.fieldSwarm(400))
+        for (k, id) in ids.enumerated() {
+            try world.setGravity(id, Vec2(Float(k % 7) * 10, 1000))
+            try world.setMaterial(id, restitution: 0, friction: 0, linearDamping: 0.3, angularDamping: 0.2, charge: 0)
+            try world.setAngularVelocity(id, Float(k % 5) - 2)
+            try world.setConstantForce(id, force: Vec2(1, -2), torqueA: 0.01 * Float(k % 3), torqueB: 0.02)
         }
-        XCTAssertEqual(try run(withJoint: false), try run(withJoint: true))
+        func field(_ kind: FieldKind, _ strength: Float, falloff: Float, at p: Vec2) -> FieldDefinition {
+            var f = FieldDefinition(kind: kind)
+            f.strength = strength; f.falloff = falloff; f.position = p; f.minimumRadius = 50
+            f.direction = Vec2(0.3, -0.2)
+            return f
+        }
+        let center = Vec2(1000, 1000)
+        let all = [(field(.spring, 0.005, falloff: -1, at: center), ids),
+                             (field(.vortex, -0.1, falloff: -1, at: center), ids),
+                             (field(.linearGravity, 1, falloff: 1, at: Vec2(-3000, 0)), ids),
+                             (field(.radialGravity, 40, falloff: 2, at: Vec2(6000, 6000)), ids)]
+        try world.setFields(all)
+        switch path {
+        case .substepLoop:
+            let a = try world.createBody(.box(center: Vec2(-5000, 0), width: 5, height: 5))
+            let b = try world.createBody(.box(center: Vec2(-5000, 20), width: 5, height: 5))
+            var j = JointDefinition(kind: .distance, bodyA: a, bodyB: b)
+            j.length = 20; j.minLength = 20; j.maxLength = 20
+            try world.createJoint(j)
+        case .fusedUnconstrained:
+            world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
+            for x: Float in [-9000, 9000] {
+                var d = BodyDefinition.box(center: Vec2(x, 0), width: 5, height: 5)
+                d.collisionClass = 1
+                _ = try world.createBody(d)
+            }
+        case .freeMotion:
+            break
+        }
+        for _ in 0..<120 { world.step(dt: 1.0 / 60, substeps: 4) }
+        return ids.flatMap { id -> [Float] in
+            let p = world.origin(of: id), v = world.velocity(of: id), q = world.rotation(of: id)
+            return [p.x, p.y, v.x, v.y, q.c, q.s]
+        }
+    }
+
+    /// Steps with no contacts or joints integrate all substeps in one fused pass; it must give exactly what the
+    /// substep loop gives.
+    func test_fusedIntegration_isBitIdenticalToTheSubstepLoop() throws {
+        let loop = try swarm(.substepLoop), fused = try swarm(.fusedUnconstrained)
+        XCTAssertTrue(loop.map(\.bitPattern) == fused.map(\.bitPattern))
+    }
+
+    /// The free-motion pass integrates the substeps in closed form: the same algebra, so it agrees with the loop
+    /// to rounding (1e-5 of each quantity's range after 2 s under fields, gravity, forces, damping and spin).
+    func test_freeMotionPass_agreesWithTheSubstepLoop() throws {
+        let loop = try swarm(.substepLoop), free = try swarm(.freeMotion)
+        XCTAssertEqual(loop.count, free.count)
+        // Per quantity (x, y, vx, vy, cos, sin): the largest magnitude anywhere sets the scale of the error.
+        var range = [Float](repeating: 1, count: 6), worst = [Float](repeating: 0, count: 6)
+        for (k, a) in loop.enumerated() { range[k % 6] = Swift.max(range[k % 6], abs(a)) }
+        for (k, (a, b)) in zip(loop, free).enumerated() {
+            XCTAssertTrue(b.isFinite)
+            worst[k % 6] = Swift.max(worst[k % 6], abs(a - b) / range[k % 6])
+        }
+        XCTAssertLessThan(worst.max()!, 1e-5, "relative errors per quantity: \(worst)")
+        XCTAssertNotEqual(loop.map(\.bitPattern), free.map(\.bitPattern), "the free-motion pass did not run")
+    }
+
+    /// A swarm whose size is not a multiple of four: the last partial group of the free-motion pass must not touch
+    /// the sleeping or static bodies stored after the awake range.
+    func test_freeMotionPass_leavesBodiesAfterTheAwakeRangeAlone() throws {
+        let world = World()
+        let (ids, _) = try world.build(.fieldSwarm(10))
+        var still: [BodyID] = []
+        for k in 0..<3 {
+            var d = BodyDefinition.box(center: Vec2(Float(k) * 50, -500), width: 4, height: 4)
+            d.type = .static
+            still.append(try world.createBody(d))
+        }
+        let before = still.map { world.origin(of: $0) }
+        for _ in 0..<60 { world.step(dt: 1.0 / 60, substeps: 4) }
+        XCTAssertEqual(still.map { world.origin(of: $0) }, before)
+        XCTAssertTrue(ids.allSatisfy { world.origin(of: $0).x.isFinite && world.isAwake($0) })
+        XCTAssertNotEqual(world.origin(of: ids[9]), Vec2(190, 190))
     }
 }
