@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "DynamicsKit", targets: ["DynamicsKit"]),
         .library(name: "DynamicsCore", targets: ["DynamicsCore"]),
+        .library(name: "DynamicsProfiles", targets: ["DynamicsProfiles"]),
         .executable(name: "dynamics", targets: ["dynamics"]),
     ],
     dependencies: [
@@ -28,15 +29,26 @@ let package = Package(
             dependencies: ["DynamicsCore"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        .target(
+            name: "DynamicsProfiles",
+            dependencies: ["DynamicsKit"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .executableTarget(
             name: "dynamics",
             dependencies: [
                 "DynamicsKit",
+                "DynamicsProfiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "DynamicsCoreTests", dependencies: ["DynamicsCore"]),
+        .testTarget(
+            name: "DynamicsProfilesTests",
+            dependencies: ["DynamicsProfiles"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .testTarget(
             name: "DynamicsKitTests",
             dependencies: ["DynamicsKit"],

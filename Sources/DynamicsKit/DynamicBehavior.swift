@@ -92,20 +92,26 @@ open class DynamicBehavior {
 /// Shared item management for behaviors that take items (`items`, `addItem`, `removeItem`).
 open class ItemBehavior: DynamicBehavior {
     public private(set) var items: [DynamicItem]
+    /// Membership of `items` (only looked up, never iterated: the order is `items`'), so adding thousands of
+    /// items stays linear.
+    private var itemIDs: Set<ObjectIdentifier>
 
     public init(items: [DynamicItem] = []) {
         var unique: [DynamicItem] = []
-        for item in items where !unique.contains(where: { $0 === item }) { unique.append(item) }
+        var ids = Set<ObjectIdentifier>()
+        for item in items where ids.insert(ObjectIdentifier(item)).inserted { unique.append(item) }
         self.items = unique
+        itemIDs = ids
         super.init()
     }
 
     /// Adds an item; adding one already held does nothing. In an animator, the item is validated now and a bad
     /// one (zero or non-finite size, invalid path) is refused.
     public func addItem(_ item: DynamicItem) {
-        if items.contains(where: { $0 === item }) { return }
+        if itemIDs.contains(ObjectIdentifier(item)) { return }
         if let animator = dynamicAnimator { guard animator.validateItem(item, in: self) else { return } }
         items.append(item)
+        itemIDs.insert(ObjectIdentifier(item))
         invalidate()
     }
 
@@ -116,6 +122,7 @@ open class ItemBehavior: DynamicBehavior {
             return
         }
         items.remove(at: k)
+        itemIDs.remove(ObjectIdentifier(item))
         itemRemoved(item)
         invalidate()
     }
@@ -124,7 +131,7 @@ open class ItemBehavior: DynamicBehavior {
 
     override var memberItems: [DynamicItem] { items }
 
-    func holds(_ item: DynamicItem) -> Bool { items.contains { $0 === item } }
+    func holds(_ item: DynamicItem) -> Bool { itemIDs.contains(ObjectIdentifier(item)) }
 }
 
 /// Checks that a value is finite; reports a violation naming `what` and `owner` otherwise.

@@ -148,3 +148,74 @@ extension World {
         return (ids, joints)
     }
 }
+
+/// The statistics SCENES.md asks for after the last step, from the item centers (in scene order) and, for the
+/// joint grid, the length of every link (in link order).
+public struct SceneStatistics: Sendable {
+    /// Items whose center is not inside the bounds (rain: must be 0).
+    public var outside = 0
+    /// Items whose center is not finite (must be 0).
+    public var nonfinite = 0
+    /// rain: mean center y.
+    public var meanY = 0.0
+    /// pyramid: final minus initial y and x of the top box, and whether |top_dy| ≤ 5.
+    public var topDY = 0.0, topDX = 0.0
+    public var stable = false
+    /// joint_grid: mean sag of the bottom row and the largest link length error.
+    public var sag = 0.0, maxLinkError = 0.0
+    /// field_swarm: mean distance from (1000, 1000).
+    public var meanR = 0.0
+
+    public init(scene: BenchmarkScene, centers: [SIMD2<Double>], linkLengths: [Double] = []) {
+        var sumY = 0.0, sumR = 0.0, finite = 0
+        for p in centers {
+            guard p.x.isFinite && p.y.isFinite else { nonfinite += 1; continue }
+            finite += 1
+            if !(p.x >= 0 && p.x <= scene.width && p.y >= 0 && p.y <= scene.height) { outside += 1 }
+            sumY += p.y
+            let d = p - SIMD2(1000, 1000)
+            sumR += (d.x * d.x + d.y * d.y).squareRoot()
+        }
+        meanY = finite > 0 ? sumY / Double(finite) : 0
+        meanR = finite > 0 ? sumR / Double(finite) : 0
+        switch scene.kind {
+        case .pyramid:
+            if let top = centers.last, let start = scene.items.last?.center {
+                topDY = top.y - start.y
+                topDX = top.x - start.x
+                stable = abs(topDY) <= 5
+            }
+        case .jointGrid:
+            let n = scene.size
+            if centers.count == n * n {
+                var s = 0.0
+                for c in 0..<n { s += centers[(n - 1) * n + c].y - scene.items[(n - 1) * n + c].center.y }
+                sag = s / Double(n)
+            }
+            maxLinkError = linkLengths.reduce(0) { Swift.max($0, abs($1 - 10)) }
+        default:
+            break
+        }
+    }
+
+    /// The scene's own numbers as (name, value) pairs, in SCENES.md's names.
+    public func values(for kind: BenchmarkScene.Kind) -> [(String, Double)] {
+        var out: [(String, Double)] = [("outside", Double(outside)), ("nonfinite", Double(nonfinite))]
+        switch kind {
+        case .rain: out.append(("mean_y", meanY))
+        case .pyramid: out += [("top_dy", topDY), ("top_dx", topDX), ("stable", stable ? 1 : 0)]
+        case .jointGrid: out += [("sag", sag), ("max_link_err", maxLinkError)]
+        case .fieldSwarm: out.append(("mean_r", meanR))
+        }
+        return out
+    }
+}
+
+extension World {
+    /// `SceneStatistics` of a scene built with `build(_:)`.
+    public func statistics(of scene: BenchmarkScene, items: [BodyID], links: [JointID]) -> SceneStatistics {
+        let centers = items.map { id -> SIMD2<Double> in let p = origin(of: id); return SIMD2(Double(p.x), Double(p.y)) }
+        let lengths = links.map { l -> Double in let (a, b) = jointAnchors(l); return Double(length(b - a)) }
+        return SceneStatistics(scene: scene, centers: centers, linkLengths: lengths)
+    }
+}
