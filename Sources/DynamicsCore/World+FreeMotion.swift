@@ -167,9 +167,8 @@ extension World {
         let fieldList = UnsafeBufferPointer(start: freeFields.base, count: freeFieldCount)
         var forceTerm = forceOn
         for f in fieldList where f.kind == .spring { forceTerm = true }
-        var ready = false
-
-        @inline(__always) func block(_ s: Int, _ lanes: Int) {
+        /// One group of four bodies (fewer at the end); returns whether one of them is ready to sleep.
+        @inline(__always) func block(_ s: Int, _ lanes: Int) -> Bool {
             let live = lanesIndex .< Int32(lanes)
             let (p0, p1) = loadPairs(pos, s)
             var (x, y) = split(p0, p1)
@@ -254,7 +253,7 @@ extension World {
                 store(sleep, s, .zero, lanes)
                 storePairs(anchor, s, np0, np1, lanes)
                 storePairs(anchorRot, s, q0, q1, lanes)
-                return
+                return false
             }
             let (rc, rs) = split(q0, q1)
             let (a0, a1) = loadPairs(anchor, s)
@@ -276,12 +275,16 @@ extension World {
             storePairs(anchor, s, na0, na1, lanes)
             let (nr0, nr1) = merge(qc.replacing(with: rc, where: move), qs.replacing(with: rs, where: move))
             storePairs(anchorRot, s, nr0, nr1, lanes)
-            if anyLane((time .>= readyTime) .& live) { ready = true }
+            return anyLane((time .>= readyTime) .& live)
         }
 
+        // One call site, so the block is inlined (a second one made it a closure with a heap-allocated context).
+        var ready = false
         var s = 0
-        while s + 4 <= n { block(s, 4); s += 4 }
-        if s < n { block(s, n - s) }
+        while s < n {
+            if block(s, Swift.min(4, n - s)) { ready = true }
+            s += 4
+        }
         return ready
     }
 }

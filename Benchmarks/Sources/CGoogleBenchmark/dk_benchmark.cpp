@@ -1,0 +1,35 @@
+#include "dk_benchmark.h"
+#include <benchmark/benchmark.h>
+#include <malloc.h>
+
+extern "C" {
+
+void dk_benchmark_register(const char *name, dk_benchmark_body body, void *context) {
+    benchmark::RegisterBenchmark(name, [body, context](benchmark::State &state) { body(&state, context); })
+        ->Unit(benchmark::kMillisecond);
+}
+
+void dk_benchmark_pause(void *state) { static_cast<benchmark::State *>(state)->PauseTiming(); }
+void dk_benchmark_resume(void *state) { static_cast<benchmark::State *>(state)->ResumeTiming(); }
+
+int dk_benchmark_keep_running(void *state) { return static_cast<benchmark::State *>(state)->KeepRunning() ? 1 : 0; }
+
+
+void dk_benchmark_set_counter(void *state, const char *name, double value) {
+    static_cast<benchmark::State *>(state)->counters[name] = benchmark::Counter(value);
+}
+
+void dk_benchmark_skip_with_error(void *state, const char *message) {
+    static_cast<benchmark::State *>(state)->SkipWithError(message);
+}
+
+unsigned long long dk_heap_in_use(void) { return static_cast<unsigned long long>(mallinfo2().uordblks); }
+
+int dk_benchmark_main(int argc, char **argv) {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
+}

@@ -1,0 +1,197 @@
+// One Google Benchmark binary: every SCENES.md scene profile, run by DynamicsKit through the core (bulk API), by
+// DynamicsKit through the object API (a DynamicItem per item, write-back every step), by Box2D 2.4.1 and by
+// Chipmunk 7, in the same process. Names are Engine/scene/size; every benchmark reports ms_per_step, ms_last120,
+// awake and the scene's own numbers as counters, so `--benchmark_format=json` holds the whole comparison.
+//
+// Usage: swift run -c release DynamicsBenchmarks [--benchmark_filter=rain] [--benchmark_format=json] [--profiles DIR]
+import CGoogleBenchmark
+import DynamicsKit
+import DynamicsProfiles
+import Foundation
+import PeerEngines
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - command line
+
+var arguments = CommandLine.arguments
+var profilesDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Profiles")
+if let k = arguments.firstIndex(of: "--profiles"), k + 1 < arguments.count {
+    profilesDirectory = URL(fileURLWithPath: arguments[k + 1])
+    arguments.removeSubrange(k...(k + 1))
+}
+
+// MARK: - measurements
+
+/// What one run of a scene produced.
+struct Run {
+    var stepMs: [Double]
+    var centers: [SIMD2<Double>]
+    var linkLengths: [Double]
+    var awake: Int
+    var bytesPerItem: Double?
+}
+
+func report(_ state: UnsafeMutableRawPointer, _ profile: Profile, _ run: Run) {
+    let measured = Array(run.stepMs[profile.warmupSteps...])
+    let mean = measured.reduce(0, +) / Double(measured.count)
+    let tail = measured.suffix(120)
+    dk_benchmark_set_counter(state, "ms_per_step", mean)
+    dk_benchmark_set_counter(state, "ms_last120", tail.reduce(0, +) / Double(tail.count))
+    dk_benchmark_set_counter(state, "max_step_ms", measured.max() ?? 0)
+    dk_benchmark_set_counter(state, "awake", Double(run.awake))
+    dk_benchmark_set_counter(state, "items", Double(profile.items.count))
+    dk_benchmark_set_counter(state, "ns_per_item_step", mean * 1e6 / Double(max(1, profile.items.count)))
+    if let b = run.bytesPerItem { dk_benchmark_set_counter(state, "bytes_per_item", b) }
+    guard let scene = profile.scene else { return }
+    let stats = SceneStatistics(scene: scene, centers: run.centers, linkLengths: run.linkLengths)
+    for (name, value) in stats.values(for: scene.kind) { dk_benchmark_set_counter(state, name, value) }
+}
+
+func elapsedMs(_ body: () -> Void) -> Double {
+    let clock = ContinuousClock()
+    let t = clock.now
+    body()
+    let d = clock.now - t
+    return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+}
+
+/// Bytes of heap in use (glibc's allocator statistics).
+func heapInUse() -> Int {
+    Int(dk_heap_in_use())
+}
+
+// Each run times only its steps: the clock is paused for set-up and read-back.
+func runCore(_ profile: Profile, _ state: UnsafeMutableRawPointer) throws -> Run {
+    dk_benchmark_pause(state)
+    defer { dk_benchmark_resume(state) }
+    guard let (world, ids, links) = try profile.makeCoreWorld() else { throw ProfileError(file: profile.file, path: "scene", message: "not a SCENES.md scene") }
+    var steps: [Double] = []
+    steps.reserveCapacity(profile.steps)
+    let dt = Float(profile.timeStep)
+    dk_benchmark_resume(state)
+    for _ in 0..<profile.steps { steps.append(elapsedMs { world.step(dt: dt, substeps: profile.substeps) }) }
+    dk_benchmark_pause(state)
+    let centers = ids.map { id -> SIMD2<Double> in let p = world.origin(of: id); return SIMD2(Double(p.x), Double(p.y)) }
+    let lengths = links.map { l -> Double in let (a, b) = world.jointAnchors(l); return Double(length(b - a)) }
+    return Run(stepMs: steps, centers: centers, linkLengths: lengths, awake: world.awakeBodyCount, bytesPerItem: nil)
+}
+
+func runObjects(_ profile: Profile, _ state: UnsafeMutableRawPointer) -> Run {
+    dk_benchmark_pause(state)
+    defer { dk_benchmark_resume(state) }
+    let before = heapInUse()
+    let scene = profile.makeScene()
+    var steps: [Double] = []
+    steps.reserveCapacity(profile.steps)
+    dk_benchmark_resume(state)
+    steps.append(elapsedMs { _ = scene.animator.step() })
+    dk_benchmark_pause(state)
+    // After the first step the world, its tables and the items exist: the object API's footprint per item.
+    let bytes = Double(heapInUse() - before) / Double(max(1, scene.items.count))
+    dk_benchmark_resume(state)
+    for _ in 1..<profile.steps { steps.append(elapsedMs { _ = scene.animator.step() }) }
+    dk_benchmark_pause(state)
+    let centers = scene.items.map { SIMD2(Double($0.center.x), Double($0.center.y)) }
+    let lengths = scene.links.map { (_, link) -> Double in
+        let a = centers[link.a]
+        let b = link.b.map { centers[$0] } ?? SIMD2(Double(link.anchor.x), Double(link.anchor.y))
+        let d = b - a
+        return (d.x * d.x + d.y * d.y).squareRoot()
+    }
+    return Run(stepMs: steps, centers: centers, linkLengths: lengths, awake: scene.animator.world.awakeBodyCount, bytesPerItem: bytes)
+}
+
+enum Peer { case box2d, chipmunk }
+
+func runPeer(_ peer: Peer, _ profile: Profile, _ state: UnsafeMutableRawPointer) -> Run {
+    let scene = profile.scene!
+    let items = scene.items.flatMap { [$0.center.x, $0.center.y, $0.size] }
+    let walls = scene.walls.flatMap { [$0.from.x, $0.from.y, $0.to.x, $0.to.y, $0.outward.x, $0.outward.y] }
+    let links = scene.links.flatMap { [Double($0.a), Double($0.b ?? -1), $0.anchor.x, $0.anchor.y] }
+    var stepMs = [Double](repeating: 0, count: profile.steps)
+    var centers = [Double](repeating: 0, count: 2 * scene.items.count)
+    var lengths = [Double](repeating: 0, count: scene.links.count)
+    var awake: Int32 = 0
+    let kind: Int32 = switch scene.kind { case .rain: 0; case .pyramid: 1; case .jointGrid: 2; case .fieldSwarm: 3 }
+    items.withUnsafeBufferPointer { ip in walls.withUnsafeBufferPointer { wp in links.withUnsafeBufferPointer { lp in
+        stepMs.withUnsafeMutableBufferPointer { sp in centers.withUnsafeMutableBufferPointer { cp in lengths.withUnsafeMutableBufferPointer { lenp in
+            var s = dk_scene(kind: kind, gravity: scene.gravity ? 1 : 0, collisions: scene.collisions ? 1 : 0,
+                             item_count: Int32(scene.items.count), items: ip.baseAddress, wall_count: Int32(scene.walls.count),
+                             walls: wp.baseAddress, link_count: Int32(scene.links.count), links: lp.baseAddress,
+                             steps: Int32(profile.steps), dt: profile.timeStep, benchmark_state: state)
+            var r = dk_result(step_ms: sp.baseAddress, centers: cp.baseAddress, link_lengths: lenp.baseAddress, awake: 0)
+            _ = peer == .box2d ? dk_box2d_run(&s, &r) : dk_chipmunk_run(&s, &r)
+            awake = r.awake
+        } } }
+    } } }
+    let c = (0..<scene.items.count).map { SIMD2(centers[2 * $0], centers[2 * $0 + 1]) }
+    return Run(stepMs: stepMs, centers: c, linkLengths: lengths, awake: Int(awake), bytesPerItem: nil)
+}
+
+// MARK: - registration
+
+/// Registered bodies, kept alive for the run; the C side gets the index as its context.
+var bodies: [(UnsafeMutableRawPointer) -> Void] = []
+
+func register(_ name: String, _ body: @escaping (UnsafeMutableRawPointer) -> Void) {
+    bodies.append(body)
+    dk_benchmark_register(name, { state, context in
+        bodies[Int(bitPattern: context) - 1](state!)
+    }, UnsafeMutableRawPointer(bitPattern: bodies.count))
+}
+
+let files: [URL]
+do {
+    files = try FileManager.default.contentsOfDirectory(at: profilesDirectory, includingPropertiesForKeys: nil)
+        .filter { $0.pathExtension == "json" && $0.lastPathComponent != "baselines.json" }
+        .sorted { $0.lastPathComponent < $1.lastPathComponent }
+} catch {
+    FileHandle.standardError.write("DynamicsBenchmarks: cannot list the profiles in \(profilesDirectory.path): \(error)\n".data(using: .utf8)!)
+    exit(1)
+}
+var profiles: [Profile] = []
+for url in files {
+    do {
+        let p = try Profile(contentsOf: url)
+        if p.scene != nil { profiles.append(p) }
+    } catch {
+        FileHandle.standardError.write("DynamicsBenchmarks: \(error)\n".data(using: .utf8)!)
+        exit(1)
+    }
+}
+// Scene order as in SCENES.md, then size.
+let order: [BenchmarkScene.Kind] = [.rain, .pyramid, .jointGrid, .fieldSwarm]
+profiles.sort { a, b in
+    let ka = order.firstIndex(of: a.scene!.kind)!, kb = order.firstIndex(of: b.scene!.kind)!
+    if ka != kb { return ka < kb }
+    if a.scene!.size != b.scene!.size { return a.scene!.size < b.scene!.size }
+    return a.warmupSteps < b.warmupSteps
+}
+for profile in profiles {
+    let scene = profile.scene!
+    let label = profile.warmupSteps > 0 ? "settled_pile" : scene.kind.rawValue
+    let suffix = "\(label)/\(scene.size)"
+    register("DynamicsKit/\(suffix)") { state in
+        while dk_benchmark_keep_running(state) != 0 {
+            do { report(state, profile, try runCore(profile, state)) } catch { dk_benchmark_skip_with_error(state, "\(error)") }
+        }
+    }
+    register("DynamicsKitObjects/\(suffix)") { state in
+        while dk_benchmark_keep_running(state) != 0 { report(state, profile, runObjects(profile, state)) }
+    }
+    register("Box2D/\(suffix)") { state in
+        while dk_benchmark_keep_running(state) != 0 { report(state, profile, runPeer(.box2d, profile, state)) }
+    }
+    register("Chipmunk/\(suffix)") { state in
+        while dk_benchmark_keep_running(state) != 0 { report(state, profile, runPeer(.chipmunk, profile, state)) }
+    }
+}
+
+var cArguments = arguments.map { strdup($0) }
+let status = dk_benchmark_main(Int32(cArguments.count), &cArguments)
+cArguments.forEach { free($0) }
+exit(status)
