@@ -193,7 +193,6 @@ struct Node {
         return a.enumerated().map { child($1, "[\($0)]") }
     }
 
-    var isArray: Bool { if case .array = value { return true } else { return false } }
     var isString: Bool { if case .string = value { return true } else { return false } }
 
     /// A member that must be present.

@@ -77,32 +77,16 @@ struct Scene: ParsableCommand {
         }
         let mean = times.reduce(0, +) / Double(times.count)
         let tail = times.suffix(min(120, times.count))
-        var outside = 0, nonfinite = 0
-        var sumY = 0.0, sumR = 0.0
-        for id in ids {
-            let p = world.origin(of: id)
-            if !(p.x.isFinite && p.y.isFinite) { nonfinite += 1; continue }
-            if !(Double(p.x) >= 0 && Double(p.x) <= scene.width && Double(p.y) >= 0 && Double(p.y) <= scene.height) { outside += 1 }
-            sumY += Double(p.y)
-            sumR += Double(length(p - Vec2(1000, 1000)))
-        }
+        let stats = world.statistics(of: scene, items: ids, links: links)
         print("scene \(scene.name): \(ids.count) items, \(links.count) links, \(steps) steps")
         print(String(format: "ms_per_step %.3f  ms_last120 %.3f  max_step %.3f  awake %d  outside %d  nonfinite %d",
-                     mean, tail.reduce(0, +) / Double(tail.count), times.max() ?? 0, world.awakeBodyCount, outside, nonfinite))
+                     mean, tail.reduce(0, +) / Double(tail.count), times.max() ?? 0, world.awakeBodyCount, stats.outside, stats.nonfinite))
         switch scene.kind {
-        case .rain: print(String(format: "mean_y %.2f", sumY / Double(ids.count)))
+        case .rain: print(String(format: "mean_y %.2f", stats.meanY))
         case .pyramid:
-            let top = world.origin(of: ids.last!), start = scene.items.last!.center
-            print(String(format: "top_dy %.3f  top_dx %.3f  stable %d", Double(top.y) - start.y, Double(top.x) - start.x,
-                         abs(Double(top.y) - start.y) <= 5 ? 1 : 0))
-        case .jointGrid:
-            let n = scene.size
-            var sag = 0.0
-            for c in 0..<n { sag += Double(world.origin(of: ids[(n - 1) * n + c]).y) - scene.items[(n - 1) * n + c].center.y }
-            var maxErr: Float = 0
-            for l in links { let (a, b) = world.jointAnchors(l); maxErr = max(maxErr, abs(length(b - a) - 10)) }
-            print(String(format: "sag %.3f  max_link_err %.4f", sag / Double(n), maxErr))
-        case .fieldSwarm: print(String(format: "mean_r %.2f", sumR / Double(ids.count)))
+            print(String(format: "top_dy %.3f  top_dx %.3f  stable %d", stats.topDY, stats.topDX, stats.stable ? 1 : 0))
+        case .jointGrid: print(String(format: "sag %.3f  max_link_err %.4f", stats.sag, stats.maxLinkError))
+        case .fieldSwarm: print(String(format: "mean_r %.2f", stats.meanR))
         }
     }
 }

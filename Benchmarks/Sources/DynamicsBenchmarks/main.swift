@@ -29,8 +29,7 @@ if let k = arguments.firstIndex(of: "--profiles"), k + 1 < arguments.count {
 /// What one run of a scene produced.
 struct Run {
     var stepMs: [Double]
-    var centers: [SIMD2<Double>]
-    var linkLengths: [Double]
+    var statistics: SceneStatistics?
     var awake: Int
     var bytesPerItem: Double?
 }
@@ -46,8 +45,7 @@ func report(_ state: UnsafeMutableRawPointer, _ profile: Profile, _ run: Run) {
     dk_benchmark_set_counter(state, "items", Double(profile.items.count))
     dk_benchmark_set_counter(state, "ns_per_item_step", mean * 1e6 / Double(max(1, profile.items.count)))
     if let b = run.bytesPerItem { dk_benchmark_set_counter(state, "bytes_per_item", b) }
-    guard let scene = profile.scene else { return }
-    let stats = SceneStatistics(scene: scene, centers: run.centers, linkLengths: run.linkLengths)
+    guard let scene = profile.scene, let stats = run.statistics else { return }
     for (name, value) in stats.values(for: scene.kind) { dk_benchmark_set_counter(state, name, value) }
 }
 
@@ -75,9 +73,8 @@ func runCore(_ profile: Profile, _ state: UnsafeMutableRawPointer) throws -> Run
     dk_benchmark_resume(state)
     for _ in 0..<profile.steps { steps.append(elapsedMs { world.step(dt: dt, substeps: profile.substeps) }) }
     dk_benchmark_pause(state)
-    let centers = ids.map { id -> SIMD2<Double> in let p = world.origin(of: id); return SIMD2(Double(p.x), Double(p.y)) }
-    let lengths = links.map { l -> Double in let (a, b) = world.jointAnchors(l); return Double(length(b - a)) }
-    return Run(stepMs: steps, centers: centers, linkLengths: lengths, awake: world.awakeBodyCount, bytesPerItem: nil)
+    return Run(stepMs: steps, statistics: world.statistics(of: profile.scene!, items: ids, links: links),
+               awake: world.awakeBodyCount, bytesPerItem: nil)
 }
 
 func runObjects(_ profile: Profile, _ state: UnsafeMutableRawPointer) -> Run {
@@ -102,7 +99,8 @@ func runObjects(_ profile: Profile, _ state: UnsafeMutableRawPointer) -> Run {
         let d = b - a
         return (d.x * d.x + d.y * d.y).squareRoot()
     }
-    return Run(stepMs: steps, centers: centers, linkLengths: lengths, awake: scene.animator.world.awakeBodyCount, bytesPerItem: bytes)
+    return Run(stepMs: steps, statistics: profile.scene.map { SceneStatistics(scene: $0, centers: centers, linkLengths: lengths) },
+               awake: scene.animator.world.awakeBodyCount, bytesPerItem: bytes)
 }
 
 enum Peer { case box2d, chipmunk }
@@ -129,7 +127,8 @@ func runPeer(_ peer: Peer, _ profile: Profile, _ state: UnsafeMutableRawPointer)
         } } }
     } } }
     let c = (0..<scene.items.count).map { SIMD2(centers[2 * $0], centers[2 * $0 + 1]) }
-    return Run(stepMs: stepMs, centers: c, linkLengths: lengths, awake: Int(awake), bytesPerItem: nil)
+    return Run(stepMs: stepMs, statistics: SceneStatistics(scene: scene, centers: c, linkLengths: lengths),
+               awake: Int(awake), bytesPerItem: nil)
 }
 
 // MARK: - registration
