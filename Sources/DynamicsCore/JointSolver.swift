@@ -82,6 +82,7 @@ extension World {
     }
 
     func warmStartJoints() {
+        guard !awakeJoints.isEmpty else { return }
         let bp = bodyPointers
         joints.withUnsafeMutableBufferPointer { js in
             for j in awakeJoints {
@@ -101,6 +102,7 @@ extension World {
     }
 
     func solveJoints(h: Float, useBias: Bool) {
+        guard !awakeJoints.isEmpty else { return }
         let bp = bodyPointers
         let jointSoft = Softness(hertz: Swift.min(settings.jointHertz, 0.25 / h), zeta: settings.jointDampingRatio, h: h)
         let invH = 1 / h

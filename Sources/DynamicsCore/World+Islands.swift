@@ -95,25 +95,30 @@ extension World {
             islandMinSleep[r] = Swift.min(islandMinSleep[r], sleepTime[s])
         }
         // Collect the members of the islands ready to sleep, grouped by root (counting sort; roots in slot order).
-        var members: [Int32] = []
-        var roots: [(root: Int32, start: Int, count: Int)] = []
-        var rootIndex = [Int32](repeating: -1, count: n)
+        // The three lists are kept between calls: a pile in which one body rests while its neighbour still moves
+        // comes here every step.
+        if islandRootIndex.count < n { islandRootIndex.append(contentsOf: repeatElement(-1, count: n - islandRootIndex.count)) }
+        islandRoots.removeAll(keepingCapacity: true)
         for s in 0..<n {
             let r = Int(unionParent[s])
             guard islandMinSleep[r] >= settings.timeToSleep else { continue }
-            if rootIndex[r] < 0 { rootIndex[r] = Int32(roots.count); roots.append((Int32(r), 0, 0)) }
-            roots[Int(rootIndex[r])].count += 1
+            if islandRootIndex[r] < 0 { islandRootIndex[r] = Int32(islandRoots.count); islandRoots.append((Int32(r), 0, 0)) }
+            islandRoots[Int(islandRootIndex[r])].count += 1
         }
-        guard !roots.isEmpty else { return }
+        guard !islandRoots.isEmpty else { return }
         var offset = 0
-        for k in 0..<roots.count { roots[k].start = offset; offset += roots[k].count; roots[k].count = 0 }
-        members = [Int32](repeating: 0, count: offset)
+        for k in 0..<islandRoots.count { islandRoots[k].start = offset; offset += islandRoots[k].count; islandRoots[k].count = 0 }
+        islandMembers.removeAll(keepingCapacity: true)
+        islandMembers.append(contentsOf: repeatElement(0, count: offset))
         for s in 0..<n {
-            let k = rootIndex[Int(unionParent[s])]
+            let k = islandRootIndex[Int(unionParent[s])]
             guard k >= 0 else { continue }
-            members[roots[Int(k)].start + roots[Int(k)].count] = bodies.bodyIndex[s]
-            roots[Int(k)].count += 1
+            islandMembers[islandRoots[Int(k)].start + islandRoots[Int(k)].count] = bodies.bodyIndex[s]
+            islandRoots[Int(k)].count += 1
         }
+        // Leave the root index all −1 for the next call.
+        for root in islandRoots { islandRootIndex[Int(root.root)] = -1 }
+        let roots = islandRoots, members = islandMembers
         for root in roots { // in slot order of their first member: deterministic
             let islandBodies = Array(members[root.start..<(root.start + root.count)])
             let k: Int32

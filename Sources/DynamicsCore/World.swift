@@ -99,6 +99,10 @@ public final class World {
     @usableFromInline var constraints: [ContactConstraint] = []
     @usableFromInline var unionParent: [Int32] = []
     @usableFromInline var islandMinSleep: [Float] = []
+    /// Scratch of `putRestingIslandsToSleep`: per root slot, its index in `islandRoots` (−1 between calls).
+    @usableFromInline var islandRootIndex: [Int32] = []
+    @usableFromInline var islandRoots: [(root: Int32, start: Int, count: Int)] = []
+    @usableFromInline var islandMembers: [Int32] = []
     @usableFromInline var dampingH: Float = 0
     @usableFromInline var dampingSubsteps = 0
     /// Set once any body has a non-zero gravity or constant force (never cleared): while false, the free-motion
