@@ -4,7 +4,8 @@
 //
 // Build settings worth knowing:
 // - `DynamicsCore` is the engine and uses the Swift standard library only (no Foundation), so it can be embedded
-//   anywhere and the optimizer sees the whole step loop in one module.
+//   anywhere and the optimizer sees the whole step loop in one module. Its one dependency, `DynamicsSIMD`, is a
+//   header of Clang element-wise vector builtins (a 4-wide square root) that the standard library lowers lane by lane.
 // - `-enforce-exclusivity=unchecked` is deliberately NOT set: the hot loops work on raw pointers obtained once per
 //   stage, so dynamic exclusivity checks do not appear in them anyway.
 // - Define `DYNAMICS_INVARIANTS` (`swift build -Xswiftc -DDYNAMICS_INVARIANTS`) to run the engine's internal
@@ -23,7 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .target(name: "DynamicsCore"),
+        .target(name: "DynamicsSIMD"),
+        .target(name: "DynamicsCore", dependencies: ["DynamicsSIMD"]),
         .target(
             name: "DynamicsKit",
             dependencies: ["DynamicsCore"],

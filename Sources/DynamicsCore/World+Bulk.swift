@@ -50,7 +50,8 @@ extension World {
     public func restTimes() -> [(BodyID, Float)] {
         (0..<bodies.awakeCount).map { s in
             let i = Int(bodies.bodyIndex[s])
-            return (BodyID(index: Int32(i), generation: bodies.generation[i]), bodies.sleepTime[s])
+            // −1 marks a body too fast to have started resting (`restTest`): it has rested for 0 s.
+            return (BodyID(index: Int32(i), generation: bodies.generation[i]), Swift.max(0, bodies.sleepTime[s]))
         }
     }
 

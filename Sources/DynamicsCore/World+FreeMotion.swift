@@ -1,3 +1,5 @@
+import DynamicsSIMD
+
 // The free-motion pass.
 //
 // A step in which nothing can collide, no joint is awake and every field is a built-in kind acting on every body
@@ -5,6 +7,13 @@
 // whole step is then one pass over the awake bodies, four at a time with their state in registers: the fields, all
 // substeps of integration in closed form (`World.updateDampingFactors`), and the rest test of the sleep stage.
 // The closed form is the substep loop's algebra, not an approximation: results agree with the loop to rounding.
+//
+// The pass is one generic kernel (`FreeKernel.run`) specialised per field program: no fields; the central form,
+// where radial gravity and vortices about one point are summed per falloff into two coefficients (one kernel per
+// set of falloffs present, so the common swarm costs one square root and one division per four bodies); and the
+// general loop over any compiled fields. Its vector operations come from DynamicsSIMD where the standard
+// library's generic SIMD members would be lowered lane by lane; check the generated code of any change here
+// (callgrind counts about 125 instructions per group of four on field_swarm).
 
 /// ⌊q⌋ for 0 ≤ q < 2²³ without a rounding instruction (SSE2 has none): adding and removing 2²³ rounds to the
 /// nearest integer, which is then corrected down. The rest test uses it to tell when a body's rest time enters a
@@ -16,7 +25,7 @@
 
 @inline(__always) func restWindowIndex(_ q: SIMD4<Float>) -> SIMD4<Float> {
     let t = (q + 8_388_608) - 8_388_608
-    return t.replacing(with: t - 1, where: t .> q)
+    return dk_select4(dk_lt4(q, t), t - 1, t)
 }
 
 /// A field compiled for the free-motion pass; constants are stored broadcast to four lanes, ready to use.
@@ -77,7 +86,45 @@ extension World {
             freeFieldCount += 1
             previous = f
         }
+        compileFreeProgram()
         return true
+    }
+
+    /// Chooses the kernel for the compiled fields: none; the central form when every field is radial gravity or a
+    /// vortex about one point, the fields with falloff 1 or 2 sharing one minimum radius and those with falloff −1
+    /// another (their coefficients summed per falloff); else the general loop.
+    func compileFreeProgram() {
+        let list = UnsafeBufferPointer(start: freeFields.base, count: freeFieldCount)
+        guard let first = list.first else { freeProgram = .none; return }
+        var c = FreeCentral()
+        c.cx = first.cx; c.cy = first.cy
+        c.cxy = SIMD4(first.cx[0], first.cy[0], first.cx[0], first.cy[0])
+        var inverseMin: SIMD4<Float>?, plainMin: SIMD4<Float>?
+        var mask: UInt8 = 0
+        for f in list {
+            guard f.kind == .radial || f.kind == .vortex, f.cx == first.cx, f.cy == first.cy else {
+                freeProgram = .general
+                return
+            }
+            if f.falloff == 1 || f.falloff == 2 {
+                if let m = inverseMin, m != f.minR { freeProgram = .general; return }
+                inverseMin = f.minR
+                c.invMinR = f.invMinR
+            } else if f.falloff == -1 {
+                if let m = plainMin, m != f.minR { freeProgram = .general; return }
+                plainMin = f.minR
+                c.minR = f.minR
+            }
+            let radial = f.kind == .radial
+            switch f.falloff {
+            case 0: mask |= 1; if radial { c.a0 += f.k } else { c.b0 += f.k }
+            case 1: mask |= 2; if radial { c.a1 += f.k } else { c.b1 += f.k }
+            case 2: mask |= 4; if radial { c.a2 += f.k } else { c.b2 += f.k }
+            default: mask |= 8; if radial { c.am += f.k } else { c.bm += f.k }
+            }
+        }
+        freeCentral = c
+        freeProgram = .central(mask)
     }
 
     /// Turns a body through the substeps (torque, angular damping, rotation); the scalar part of both
@@ -99,192 +146,308 @@ extension World {
 
     /// The pass itself (see the top of this file). Returns whether some body has rested long enough to sleep.
     func freeMotionPass(dt: Float, h: Float, substeps: Int) -> Bool {
+        guard bodies.awakeCount > 0 else { return false }
+        let k = FreeKernel(world: self, dt: dt, h: h, substeps: substeps)
+        // One specialised kernel per program: the central form per set of falloffs present.
+        typealias Y = FreeOn
+        typealias N = FreeOff
+        switch freeProgram {
+        case .none: return k.run(FreeNoFields.self)
+        case .general: return k.run(FreeGeneralFields.self)
+        case .central(let mask):
+            switch mask {
+            case 1: return k.run(FreeCentralFields<Y, N, N, N>.self)
+            case 2: return k.run(FreeCentralFields<N, Y, N, N>.self)
+            case 3: return k.run(FreeCentralFields<Y, Y, N, N>.self)
+            case 4: return k.run(FreeCentralFields<N, N, Y, N>.self)
+            case 5: return k.run(FreeCentralFields<Y, N, Y, N>.self)
+            case 6: return k.run(FreeCentralFields<N, Y, Y, N>.self)
+            case 7: return k.run(FreeCentralFields<Y, Y, Y, N>.self)
+            case 8: return k.run(FreeCentralFields<N, N, N, Y>.self)
+            case 9: return k.run(FreeCentralFields<Y, N, N, Y>.self)
+            case 10: return k.run(FreeCentralFields<N, Y, N, Y>.self)
+            case 11: return k.run(FreeCentralFields<Y, Y, N, Y>.self)
+            case 12: return k.run(FreeCentralFields<N, N, Y, Y>.self)
+            case 13: return k.run(FreeCentralFields<Y, N, Y, Y>.self)
+            case 14: return k.run(FreeCentralFields<N, Y, Y, Y>.self)
+            default: return k.run(FreeCentralFields<Y, Y, Y, Y>.self)
+            }
+        }
+    }
+}
+
+/// How the free-motion pass evaluates its fields.
+@usableFromInline
+enum FreeProgram {
+    case none
+    /// Radial gravity and vortices about one point with one minimum radius; bit k set when a field has falloff
+    /// k (bits 0, 1, 2) or −1 (bit 3).
+    case central(UInt8)
+    case general
+}
+
+/// The central form: acceleration = (A·d + B·d⊥) / |d| with A and B sums over the falloffs present of
+/// coefficient × scale(r), the radial fields in A and the vortices in B. `invMinR` is the inverse minimum radius of
+/// the falloff 1 and 2 fields, `minR` that of the falloff −1 fields.
+@usableFromInline
+struct FreeCentral {
+    typealias V = SIMD4<Float>
+    var cx = V.zero, cy = V.zero, minR = V.zero, invMinR = V.zero
+    /// (cx, cy, cx, cy).
+    var cxy = V.zero
+    var a0 = V.zero, a1 = V.zero, a2 = V.zero, am = V.zero
+    var b0 = V.zero, b1 = V.zero, b2 = V.zero, bm = V.zero
+}
+
+@usableFromInline protocol FreeFlag { static var on: Bool { get } }
+@usableFromInline enum FreeOn: FreeFlag { @usableFromInline static var on: Bool { true } }
+@usableFromInline enum FreeOff: FreeFlag { @usableFromInline static var on: Bool { false } }
+
+/// A field evaluator of the free-motion pass, specialised into its kernel.
+@usableFromInline protocol FreeAccelerator {
+    /// Adds the field accelerations (a) and forces (f) at the positions (x, y) of four bodies.
+    /// p0 and p1 are the same positions as stored, in (x, y) pairs.
+    static func add(_ x: SIMD4<Float>, _ y: SIMD4<Float>, _ p0: SIMD4<Float>, _ p1: SIMD4<Float>,
+                    _ k: borrowing FreeKernel, _ ax: inout SIMD4<Float>, _ ay: inout SIMD4<Float>,
+                    _ fx: inout SIMD4<Float>, _ fy: inout SIMD4<Float>)
+}
+
+@usableFromInline enum FreeNoFields: FreeAccelerator {
+    @inline(__always) @usableFromInline
+    static func add(_ x: SIMD4<Float>, _ y: SIMD4<Float>, _ p0: SIMD4<Float>, _ p1: SIMD4<Float>,
+                    _ k: borrowing FreeKernel, _ ax: inout SIMD4<Float>, _ ay: inout SIMD4<Float>,
+                    _ fx: inout SIMD4<Float>, _ fy: inout SIMD4<Float>) {}
+}
+
+@usableFromInline enum FreeCentralFields<F0: FreeFlag, F1: FreeFlag, F2: FreeFlag, FM: FreeFlag>: FreeAccelerator {
+    @inline(__always) @usableFromInline
+    static func add(_ x: SIMD4<Float>, _ y: SIMD4<Float>, _ p0: SIMD4<Float>, _ p1: SIMD4<Float>,
+                    _ k: borrowing FreeKernel, _ ax: inout SIMD4<Float>, _ ay: inout SIMD4<Float>,
+                    _ fx: inout SIMD4<Float>, _ fy: inout SIMD4<Float>) {
         typealias V = SIMD4<Float>
-        typealias M = SIMDMask<SIMD4<Int32>>
-        let n = bodies.awakeCount
-        guard n > 0 else { return false }
-        let pos = UnsafeMutableRawPointer(bodies.position.base), vel = UnsafeMutableRawPointer(bodies.velocity.base)
-        let rot = UnsafeMutableRawPointer(bodies.rotation.base), grav = UnsafeMutableRawPointer(bodies.gravity.base)
-        let force = UnsafeMutableRawPointer(bodies.force.base)
-        let anchor = UnsafeMutableRawPointer(bodies.restAnchor.base)
-        let anchorRot = UnsafeMutableRawPointer(bodies.restAnchorRotation.base)
-        let invMass = bodies.invMass.base, angVel = bodies.angularVelocity.base
-        let torqueA = bodies.torqueA.base, torqueB = bodies.torqueB.base, ext = bodies.extent.base
-        let decayColumn = bodies.freeDecay.base, gainColumn = bodies.freeGain.base
-        let positionGainColumn = bodies.freePositionGain.base, sleep = bodies.sleepTime.base
+        let c = k.central
+        // The offsets from the centre taken on the stored pairs, then split: the form LLVM keeps in whole vectors.
+        let q0 = p0 - c.cxy, q1 = p1 - c.cxy
+        let dx = dk_opaque4(dk_even4(q0, q1)), dy = dk_opaque4(dk_odd4(q0, q1))
+        let dist = dk_sqrt4(dx * dx + dy * dy)
+        let inv = dk_select4(dk_le4(dist, .zero), .zero, 1 / dist)
+        // Sums start at −0, which LLVM folds away (x + −0 = x exactly; + 0 would not fold).
+        var a = V(repeating: -0.0), b = V(repeating: -0.0)
+        if F0.on { a = c.a0; b = c.b0 }
+        if F1.on || F2.on {
+            // 1 / max(dist / 100, minR) without a second division.
+            let u = dk_min4(100 * inv, c.invMinR)
+            if F1.on { a = a + (c.a1 * u); b = b + (c.b1 * u) }
+            if F2.on { let u2 = u * u; a = a + (c.a2 * u2); b = b + (c.b2 * u2) }
+        }
+        if FM.on {
+            let r = dk_max4(dist * 0.01, c.minR)
+            a = a + (c.am * r); b = b + (c.bm * r)
+        }
+        a = dk_opaque4(a * inv); b = dk_opaque4(b * inv)
+        ax = ax + (a * dx + b * dy)
+        ay = ay + (a * dy - b * dx)
+    }
+}
 
-        // Columns hold a multiple of four with zeroed spare capacity (`Column.reserve`), so the last group of four
-        // may read past the awake range; it writes only its live lanes.
-        @inline(__always) func load(_ p: UnsafeMutablePointer<Float>, _ s: Int) -> V {
-            UnsafeRawPointer(p + s).loadUnaligned(as: V.self)
-        }
-        /// Four (x, y) pairs as they are stored (two registers), and split into x and y.
-        @inline(__always) func loadPairs(_ p: UnsafeMutableRawPointer, _ s: Int) -> (V, V) {
-            ((p + 8 * s).loadUnaligned(as: V.self), (p + 8 * s + 16).loadUnaligned(as: V.self))
-        }
-        @inline(__always) func split(_ a: V, _ b: V) -> (V, V) {
-            let ab = SIMD8<Float>(lowHalf: a, highHalf: b)
-            return (ab.evenHalf, ab.oddHalf)
-        }
-        @inline(__always) func merge(_ x: V, _ y: V) -> (V, V) {
-            (V(x[0], y[0], x[1], y[1]), V(x[2], y[2], x[3], y[3]))
-        }
-        @inline(__always) func store(_ p: UnsafeMutablePointer<Float>, _ s: Int, _ v: V, _ lanes: Int) {
-            if lanes == 4 { UnsafeMutableRawPointer(p + s).storeBytes(of: v, as: V.self); return }
-            for l in 0..<lanes { p[s + l] = v[l] }
-        }
-        @inline(__always) func storePairs(_ p: UnsafeMutableRawPointer, _ s: Int, _ a: V, _ b: V, _ lanes: Int) {
-            if lanes == 4 {
-                (p + 8 * s).storeBytes(of: a, as: V.self)
-                (p + 8 * s + 16).storeBytes(of: b, as: V.self)
-                return
+/// Any list of compiled fields, in table order, with a switch per field.
+@usableFromInline enum FreeGeneralFields: FreeAccelerator {
+    @inline(__always) @usableFromInline
+    static func add(_ x: SIMD4<Float>, _ y: SIMD4<Float>, _ p0: SIMD4<Float>, _ p1: SIMD4<Float>,
+                    _ k: borrowing FreeKernel, _ ax: inout SIMD4<Float>, _ ay: inout SIMD4<Float>,
+                    _ fx: inout SIMD4<Float>, _ fy: inout SIMD4<Float>) {
+        typealias V = SIMD4<Float>
+        // Fields about the same point share the distance, its inverse and the square root.
+        var dx = V.zero, dy = V.zero, dist = V.zero, inv = V.zero
+        for f in k.fields {
+            if !f.sameCenter {
+                dx = x - f.cx
+                dy = y - f.cy
+                dist = dk_sqrt4(dx * dx + dy * dy)
+                inv = dk_select4(dk_le4(dist, .zero), .zero, 1 / dist)
             }
-            for l in 0..<lanes {
-                (p + 8 * (s + l)).storeBytes(of: l < 2 ? a[2 * l] : b[2 * l - 4], as: Float.self)
-                (p + 8 * (s + l) + 4).storeBytes(of: l < 2 ? a[2 * l + 1] : b[2 * l - 3], as: Float.self)
+            let r = dist * 0.01
+            let scale: V
+            switch f.falloff {
+            case 0: scale = V(repeating: 1)
+            case 1: scale = dk_select4(dk_lt4(r, f.minR), f.invMinR, 100 * inv)
+            case 2:
+                let invR = dk_select4(dk_lt4(r, f.minR), f.invMinR, 100 * inv)
+                scale = invR * invR
+            default: scale = dk_select4(dk_lt4(r, f.minR), f.minR, r)
+            }
+            switch f.kind {
+            case .radial:
+                let c = f.k * scale * inv
+                ax = ax + (c * dx); ay = ay + (c * dy)
+            case .vortex:
+                let c = f.k * scale * inv
+                ax = ax + (c * dy); ay = ay - (c * dx)
+            case .spring:
+                let c = f.k * scale * inv
+                fx = fx + (c * dx); fy = fy + (c * dy)
+            case .linear:
+                ax = ax + (scale * f.kx); ay = ay + (scale * f.ky)
             }
         }
-        // Lane tests as two 64-bit words: cheaper here than the standard library's generic any/all.
-        @inline(__always) func anyLane(_ m: M) -> Bool {
-            let u = unsafeBitCast(m, to: SIMD2<UInt64>.self)
-            return (u[0] | u[1]) != 0
-        }
-        @inline(__always) func allLanes(_ m: M) -> Bool {
-            let u = unsafeBitCast(m, to: SIMD2<UInt64>.self)
-            return (u[0] & u[1]) == ~0
-        }
+    }
+}
 
-        let lin = settings.sleepLinearVelocity, ang = settings.sleepAngularVelocity
-        let window = settings.timeToSleep
-        let fastSpeed2 = V(repeating: 16 * lin * lin), fastSpin = V(repeating: 4 * ang), fastEdge = V(repeating: 4 * lin)
+/// Everything one free-motion pass reads: raw column pointers and constants, so its loop touches no class property.
+@usableFromInline
+struct FreeKernel: ~Copyable {
+    typealias V = SIMD4<Float>
+    let world: World
+    let n: Int
+    let dt: Float, h: Float, substeps: Int
+    let pos: UnsafeMutableRawPointer, vel: UnsafeMutableRawPointer, rot: UnsafeMutableRawPointer
+    let grav: UnsafeMutableRawPointer, force: UnsafeMutableRawPointer
+    let anchor: UnsafeMutableRawPointer, anchorRot: UnsafeMutableRawPointer
+    let invMass: UnsafeMutablePointer<Float>, angVel: UnsafeMutablePointer<Float>
+    let torqueA: UnsafeMutablePointer<Float>, torqueB: UnsafeMutablePointer<Float>, ext: UnsafeMutablePointer<Float>
+    let decay: UnsafeMutablePointer<Float>, gain: UnsafeMutablePointer<Float>
+    let positionGain: UnsafeMutablePointer<Float>, sleep: UnsafeMutablePointer<Float>
+    let fields: UnsafeBufferPointer<FreeField>
+    let central: FreeCentral
+    let gravityOn: Bool, forceOn: Bool, torqueOn: Bool, springs: Bool
+    let fastSpeed2: V, fastSpin: V, fastEdge: V, drift2: V, halfTurn2: V, halfDrift2: V, readyTime: V
+    let invWindow: Float
+
+    init(world w: World, dt: Float, h: Float, substeps: Int) {
+        let b = w.bodies
+        world = w
+        n = b.awakeCount
+        self.dt = dt; self.h = h; self.substeps = substeps
+        pos = UnsafeMutableRawPointer(b.position.base); vel = UnsafeMutableRawPointer(b.velocity.base)
+        rot = UnsafeMutableRawPointer(b.rotation.base); grav = UnsafeMutableRawPointer(b.gravity.base)
+        force = UnsafeMutableRawPointer(b.force.base)
+        anchor = UnsafeMutableRawPointer(b.restAnchor.base)
+        anchorRot = UnsafeMutableRawPointer(b.restAnchorRotation.base)
+        invMass = b.invMass.base; angVel = b.angularVelocity.base
+        torqueA = b.torqueA.base; torqueB = b.torqueB.base; ext = b.extent.base
+        decay = b.freeDecay.base; gain = b.freeGain.base
+        positionGain = b.freePositionGain.base; sleep = b.sleepTime.base
+        fields = UnsafeBufferPointer(start: w.freeFields.base, count: w.freeFieldCount)
+        central = w.freeCentral
+        gravityOn = w.gravityInUse; forceOn = w.forceInUse; torqueOn = w.torqueInUse
+        springs = fields.contains { $0.kind == .spring }
+        let lin = w.settings.sleepLinearVelocity, ang = w.settings.sleepAngularVelocity
+        let window = w.settings.timeToSleep
+        fastSpeed2 = V(repeating: 16 * lin * lin); fastSpin = V(repeating: 4 * ang); fastEdge = V(repeating: 4 * lin)
         let maxDrift = lin * window, maxTurn = ang * window
-        let drift2 = V(repeating: maxDrift * maxDrift)
-        let halfTurn2 = V(repeating: 0.5 * maxTurn * maxTurn), halfDrift2 = V(repeating: 0.5 * maxDrift * maxDrift)
-        let invWindow = 1 / window
-        let readyTime = V(repeating: window)
-        let lanesIndex = SIMD4<Int32>(0, 1, 2, 3)
-        let gravityOn = gravityInUse, forceOn = forceInUse
-        let fieldList = UnsafeBufferPointer(start: freeFields.base, count: freeFieldCount)
-        var forceTerm = forceOn
-        for f in fieldList where f.kind == .spring { forceTerm = true }
-        /// One group of four bodies (fewer at the end); returns whether one of them is ready to sleep.
-        @inline(__always) func block(_ s: Int, _ lanes: Int) -> Bool {
-            let live = lanesIndex .< Int32(lanes)
-            let (p0, p1) = loadPairs(pos, s)
-            var (x, y) = split(p0, p1)
-            let (v0, v1) = loadPairs(vel, s)
-            var (vx, vy) = split(v0, v1)
+        drift2 = V(repeating: maxDrift * maxDrift)
+        halfTurn2 = V(repeating: 0.5 * maxTurn * maxTurn); halfDrift2 = V(repeating: 0.5 * maxDrift * maxDrift)
+        invWindow = 1 / window
+        readyTime = V(repeating: window)
+    }
 
-            // Fields, in table order, evaluated at the position before the step. Fields about the same point
-            // share the distance, its inverse and the square root.
-            var ax = V.zero, ay = V.zero, fx = V.zero, fy = V.zero
-            var dx = V.zero, dy = V.zero, dist = V.zero, inv = V.zero
-            for f in fieldList {
-                if !f.sameCenter {
-                    dx = x - f.cx
-                    dy = y - f.cy
-                    dist = (dx * dx + dy * dy).squareRoot()
-                    inv = (1 / dist).replacing(with: 0, where: dist .<= 0)
-                }
-                let r = dist * 0.01
-                let scale: V
-                switch f.falloff {
-                case 0: scale = V(repeating: 1)
-                case 1: scale = f.invMinR.replacing(with: 100 * inv, where: r .>= f.minR)
-                case 2:
-                    // 1 / max(dist / 100, minR), squared, without a second division.
-                    let invR = f.invMinR.replacing(with: 100 * inv, where: r .>= f.minR)
-                    scale = invR * invR
-                default: scale = r.replacing(with: f.minR, where: r .< f.minR)
-                }
-                switch f.kind {
-                case .radial:
-                    let c = f.k * scale * inv
-                    ax += c * dx; ay += c * dy
-                case .vortex:
-                    let c = f.k * scale * inv
-                    ax += c * dy; ay -= c * dx
-                case .spring:
-                    let c = f.k * scale * inv
-                    fx += c * dx; fy += c * dy
-                case .linear:
-                    ax += scale * f.kx; ay += scale * f.ky
-                }
-            }
-            if gravityOn {
-                let (g0, g1) = loadPairs(grav, s)
-                let (gx, gy) = split(g0, g1)
-                ax = gx + ax; ay = gy + ay
-            }
-            if forceTerm {
-                let im = load(invMass, s)
-                if forceOn {
-                    let (c0, c1) = loadPairs(force, s)
-                    let (cx, cy) = split(c0, c1)
-                    fx = cx + fx; fy = cy + fy
-                }
-                ax += im * fx; ay += im * fy
-            }
-
-            // All substeps at once.
-            let decay = load(decayColumn, s), gain = load(gainColumn, s), positionGain = load(positionGainColumn, s)
-            x = x + gain * vx + positionGain * ax
-            y = y + gain * vy + positionGain * ay
-            vx = decay * vx + gain * ax
-            vy = decay * vy + gain * ay
-            let (np0, np1) = merge(x, y)
-            storePairs(pos, s, np0, np1, lanes)
-            let (nv0, nv1) = merge(vx, vy)
-            storePairs(vel, s, nv0, nv1, lanes)
-
-            // Rotation: most swarms do not turn; the bodies that do take the scalar path.
-            var w = load(angVel, s)
-            let spinning = ((w .!= 0) .| (load(torqueA, s) .!= 0) .| (load(torqueB, s) .!= 0)) .& live
-            if anyLane(spinning) {
-                for l in 0..<lanes where spinning[l] { integrateSpin(slot: s + l, h: h, substeps: substeps) }
-                w = load(angVel, s)
-            }
-            let (q0, q1) = loadPairs(rot, s)
-
-            // The rest test of `restTest`, lane for lane.
-            let e = load(ext, s), spin = w.replacing(with: -w, where: w .< 0)
-            let fast = (vx * vx + vy * vy .> fastSpeed2) .| ((spin .> fastSpin) .& (spin * e .> fastEdge))
-            if allLanes(fast .| .!live) {
-                store(sleep, s, .zero, lanes)
-                storePairs(anchor, s, np0, np1, lanes)
-                storePairs(anchorRot, s, q0, q1, lanes)
-                return false
-            }
-            let (rc, rs) = split(q0, q1)
-            let (a0, a1) = loadPairs(anchor, s)
-            let (px, py) = split(a0, a1)
-            let ex = x - px, ey = y - py
-            let drift = ex * ex + ey * ey .> drift2
-            let (b0, b1) = loadPairs(anchorRot, s)
-            let (qc, qs) = split(b0, b1)
-            let oneMinusCos = 1 - (qc * rc + qs * rs)
-            let turned = (oneMinusCos .> halfTurn2) .& ((e .<= 0) .| (oneMinusCos * (e * e) .> halfDrift2))
-            let reset = fast .| drift .| turned
-            let before = load(sleep, s)
-            let after = before + dt
-            let crossed = restWindowIndex(after * invWindow) .!= restWindowIndex(before * invWindow)
-            let time = after.replacing(with: 0, where: reset)
-            let move = reset .| crossed
-            store(sleep, s, time, lanes)
-            let (na0, na1) = merge(px.replacing(with: x, where: move), py.replacing(with: y, where: move))
-            storePairs(anchor, s, na0, na1, lanes)
-            let (nr0, nr1) = merge(qc.replacing(with: rc, where: move), qs.replacing(with: rs, where: move))
-            storePairs(anchorRot, s, nr0, nr1, lanes)
-            return anyLane((time .>= readyTime) .& live)
-        }
-
-        // One call site, so the block is inlined (a second one made it a closure with a heap-allocated context).
+    /// Every awake body, four at a time; the last group (fewer than four) writes only its live lanes. Columns hold
+    /// a multiple of four with zeroed spare capacity (`Column.reserve`), so that group may read past the range.
+    @inline(__always)
+    func run<A: FreeAccelerator>(_: A.Type) -> Bool {
         var ready = false
+        let full = n & ~3
         var s = 0
-        while s < n {
-            if block(s, Swift.min(4, n - s)) { ready = true }
+        while s < full {
+            if group(A.self, s, 4) { ready = true }
             s += 4
         }
+        if s < n && group(A.self, s, n - s) { ready = true }
         return ready
+    }
+
+    @inline(__always) func load(_ p: UnsafeMutablePointer<Float>, _ s: Int) -> V {
+        UnsafeRawPointer(p + s).loadUnaligned(as: V.self)
+    }
+    /// Four (x, y) pairs, split into x and y.
+    @inline(__always) func loadSplit(_ p: UnsafeMutableRawPointer, _ s: Int) -> (V, V) {
+        let a = (p + 8 &* s).loadUnaligned(as: V.self), b = (p + 8 &* s + 16).loadUnaligned(as: V.self)
+        return (dk_even4(a, b), dk_odd4(a, b))
+    }
+    @inline(__always) func store(_ p: UnsafeMutablePointer<Float>, _ s: Int, _ v: V, _ lanes: Int) {
+        if lanes == 4 { UnsafeMutableRawPointer(p + s).storeBytes(of: v, as: V.self); return }
+        for l in 0..<lanes { p[s + l] = v[l] }
+    }
+    /// Stores four x and four y as (x, y) pairs.
+    @inline(__always) func storeMerged(_ p: UnsafeMutableRawPointer, _ s: Int, _ x: V, _ y: V, _ lanes: Int) {
+        if lanes == 4 {
+            (p + 8 &* s).storeBytes(of: dk_ziplo4(x, y), as: V.self)
+            (p + 8 &* s + 16).storeBytes(of: dk_ziphi4(x, y), as: V.self)
+            return
+        }
+        for l in 0..<lanes {
+            (p + 8 &* (s &+ l)).storeBytes(of: x[l], as: Float.self)
+            (p + 8 &* (s &+ l) + 4).storeBytes(of: y[l], as: Float.self)
+        }
+    }
+
+    /// One group of four bodies from slot s (only the first `lanes` live); returns whether one is ready to sleep.
+    @inline(__always)
+    func group<A: FreeAccelerator>(_: A.Type, _ s: Int, _ lanes: Int) -> Bool {
+        typealias I = SIMD4<Int32>
+        let live = lanes == 4 ? I(repeating: -1) : (I(0, 1, 2, 3) &- I(repeating: Int32(lanes))) &>> 31
+        let p0 = (pos + 8 &* s).loadUnaligned(as: V.self), p1 = (pos + 8 &* s + 16).loadUnaligned(as: V.self)
+        var x = dk_even4(p0, p1), y = dk_odd4(p0, p1)
+        var (vx, vy) = loadSplit(vel, s)
+
+        // Fields, evaluated at the position before the step. (Sums start at −0: see FreeCentralFields.)
+        var ax = V(repeating: -0.0), ay = V(repeating: -0.0), fx = V(repeating: -0.0), fy = V(repeating: -0.0)
+        A.add(x, y, p0, p1, self, &ax, &ay, &fx, &fy)
+        if gravityOn {
+            let (gx, gy) = loadSplit(grav, s)
+            ax = gx + ax; ay = gy + ay
+        }
+        if forceOn || springs {
+            let im = load(invMass, s)
+            if forceOn {
+                let (cx, cy) = loadSplit(force, s)
+                fx = cx + fx; fy = cy + fy
+            }
+            ax = ax + (im * fx); ay = ay + (im * fy)
+        }
+
+        // All substeps at once.
+        let d = load(decay, s), g = load(gain, s), pg = load(positionGain, s)
+        x = x + g * vx + pg * ax
+        y = y + g * vy + pg * ay
+        vx = d * vx + g * ax
+        vy = d * vy + g * ay
+        storeMerged(pos, s, x, y, lanes)
+        storeMerged(vel, s, vx, vy, lanes)
+
+        // Rotation: most swarms do not turn; the bodies that do take the scalar path.
+        var w = load(angVel, s)
+        var spinning = dk_ne4(w, .zero)
+        if torqueOn { spinning = spinning | (dk_ne4(load(torqueA, s), .zero) | dk_ne4(load(torqueB, s), .zero)) }
+        spinning = spinning & live
+        if dk_any4(spinning) != 0 {
+            for l in 0..<lanes where spinning[l] != 0 { world.integrateSpin(slot: s + l, h: h, substeps: substeps) }
+            w = load(angVel, s)
+        }
+
+        // The rest test of `restTest`, lane for lane.
+        let e = load(ext, s), spin = dk_abs4(w)
+        let fast = dk_lt4(fastSpeed2, vx * vx + vy * vy) | (dk_lt4(fastSpin, spin) & dk_lt4(fastEdge, spin * e))
+        if dk_all4(fast | ~live) != 0 {
+            store(sleep, s, V(repeating: -1), lanes)
+            return false
+        }
+        let (rc, rs) = loadSplit(rot, s)
+        let (px, py) = loadSplit(anchor, s)
+        let ex = x - px, ey = y - py
+        let drift = dk_lt4(drift2, ex * ex + ey * ey)
+        let (qc, qs) = loadSplit(anchorRot, s)
+        let oneMinusCos = 1 - (qc * rc + qs * rs)
+        let turned = dk_lt4(halfTurn2, oneMinusCos) & (dk_le4(e, .zero) | dk_lt4(halfDrift2, oneMinusCos * (e * e)))
+        let before = load(sleep, s)
+        let reset = dk_lt4(before, .zero) | drift | turned
+        let after = before + dt
+        let crossed = dk_ne4(restWindowIndex(after * invWindow), restWindowIndex(before * invWindow))
+        let time = dk_select4(fast, V(repeating: -1), dk_select4(reset, .zero, after))
+        let move = (reset | crossed) & ~fast
+        store(sleep, s, time, lanes)
+        storeMerged(anchor, s, dk_select4(move, x, px), dk_select4(move, y, py), lanes)
+        storeMerged(anchorRot, s, dk_select4(move, rc, qc), dk_select4(move, rs, qs), lanes)
+        return dk_any4(dk_le4(readyTime, time) & live) != 0
     }
 }

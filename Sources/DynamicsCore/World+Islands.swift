@@ -27,14 +27,20 @@ extension World {
             // of the body more than the linear threshold also counts as rest, so tiny items are not held awake by
             // turns nobody can see.
             let v = vel[s], w = abs(angVel[s]), e = ext[s]
-            let fast = lengthSquared(v) > 16 * lin * lin || (w > 4 * ang && w * e > 4 * lin)
+            if lengthSquared(v) > 16 * lin * lin || (w > 4 * ang && w * e > 4 * lin) {
+                // Too fast to be resting: the clock reads −1, "not started, anchor stale", so a moving body costs
+                // one store; the first slow step sets the anchor.
+                sleepTime[s] = -1
+                continue
+            }
+            let before = sleepTime[s]
             let drift = lengthSquared(pos[s] - anchor[s]) > maxDrift * maxDrift
             // Turned more than T = max(maxTurn, maxDrift / extent) since the anchor: 1 − cos Δθ > T²/2, which
             // avoids an atan2 per body (the two agree to 2% for T ≤ 0.5 rad); written without a division.
             let a = anchorRot[s], b = rot[s]
             let oneMinusCos = 1 - (a.c * b.c + a.s * b.s)
             let turnedTooFar = oneMinusCos > halfTurn2 && (e <= 0 || oneMinusCos * (e * e) > halfDrift2)
-            if fast || drift || turnedTooFar {
+            if before < 0 || drift || turnedTooFar {
                 sleepTime[s] = 0
                 anchor[s] = pos[s]
                 anchorRot[s] = rot[s]
@@ -42,7 +48,6 @@ extension World {
                 // The average is taken over each half second in turn: after a full window at rest the anchor
                 // moves up, so a body waiting for the rest of its island is judged on its recent motion, not on
                 // how far it crept since it first stopped.
-                let before = sleepTime[s]
                 sleepTime[s] = before + dt
                 if restWindowIndex(sleepTime[s] * invWindow) != restWindowIndex(before * invWindow) {
                     anchor[s] = pos[s]

@@ -31,7 +31,7 @@ extension World {
         if h != dampingH || substeps != dampingSubsteps {
             dampingH = h
             dampingSubsteps = substeps
-            for s in 0..<bodies.count { updateDampingFactors(slot: s, id: Int(bodies.bodyIndex[s])) }
+            updateAllDampingFactors()
         }
         let t1 = clock.now
 

@@ -251,11 +251,14 @@ final class IntegrationPathTests: XCTestCase {
     /// times through one of the three integration paths: a joint between two other bodies forces the substep loop; a collision
     /// class on two far-away bodies keeps the free-motion pass off (something could collide) but leaves every
     /// swarm body unconstrained.
-    func swarm(_ path: Path) throws -> [Float] {
+    ///
+    /// `central` replaces the fields by radial gravity and vortices about one point with every falloff (0, 1, 2, −1)
+    /// which the free-motion pass evaluates in its combined central form, on 402 bodies (a partial last group).
+    func swarm(_ path: Path, central: Bool = false) throws -> [Float] {
         let world = World()
         // Bodies do not sleep here: the joint of the substep-loop world must stay awake.
         world.settings.sleepingEnabled = false
-        let (ids, _) = try world.build(.fieldSwarm(400))
+        let (ids, _) = try world.build(.fieldSwarm(central ? 402 : 400))
         for (k, id) in ids.enumerated() {
             try world.setGravity(id, Vec2(Float(k % 7) * 10, 1000))
             try world.setMaterial(id, restitution: 0, friction: 0, linearDamping: 0.3, angularDamping: 0.2, charge: 0)
@@ -268,11 +271,19 @@ final class IntegrationPathTests: XCTestCase {
             f.direction = Vec2(0.3, -0.2)
             return f
         }
-        let center = Vec2(1000, 1000)
-        let all = [(field(.spring, 0.005, falloff: -1, at: center), ids),
-                             (field(.vortex, -0.1, falloff: -1, at: center), ids),
-                             (field(.linearGravity, 1, falloff: 1, at: Vec2(-3000, 0)), ids),
-                             (field(.radialGravity, 40, falloff: 2, at: Vec2(6000, 6000)), ids)]
+        let center = Vec2(1000, 1000), far = Vec2(6000, 6000)
+        let all = central
+            // About a point 5000 pt beyond the swarm, each pulling or turning with some hundreds of pt/s²: no
+            // body comes near the centre, where the direction flips and rounding differences would grow.
+            ? [(field(.radialGravity, 2, falloff: 0, at: far), ids),
+               (field(.vortex, -100, falloff: 1, at: far), ids),
+               (field(.radialGravity, 40_000, falloff: 2, at: far), ids),
+               (field(.vortex, -0.05, falloff: -1, at: far), ids),
+               (field(.radialGravity, 0.02, falloff: -1, at: far), ids)]
+            : [(field(.spring, 0.005, falloff: -1, at: center), ids),
+               (field(.vortex, -0.1, falloff: -1, at: center), ids),
+               (field(.linearGravity, 1, falloff: 1, at: Vec2(-3000, 0)), ids),
+               (field(.radialGravity, 40, falloff: 2, at: Vec2(6000, 6000)), ids)]
         try world.setFields(all)
         switch path {
         case .substepLoop:
@@ -292,6 +303,13 @@ final class IntegrationPathTests: XCTestCase {
             break
         }
         for _ in 0..<120 { world.step(dt: 1.0 / 60, substeps: 4) }
+        if path == .freeMotion {
+            switch world.freeProgram {
+            case .central(let mask): XCTAssertTrue(central && mask == 15, "central form with falloffs \(mask)")
+            case .general: XCTAssertFalse(central, "the general loop ran instead of the central form")
+            case .none: XCTFail("no fields compiled")
+            }
+        }
         return ids.flatMap { id -> [Float] in
             let p = world.origin(of: id), v = world.velocity(of: id), q = world.rotation(of: id)
             return [p.x, p.y, v.x, v.y, q.c, q.s]
@@ -308,17 +326,26 @@ final class IntegrationPathTests: XCTestCase {
     /// The free-motion pass integrates the substeps in closed form: the same algebra, so it agrees with the loop
     /// to rounding (1e-5 of each quantity's range after 2 s under fields, gravity, forces, damping and spin).
     func test_freeMotionPass_agreesWithTheSubstepLoop() throws {
-        let loop = try swarm(.substepLoop), free = try swarm(.freeMotion)
-        XCTAssertEqual(loop.count, free.count)
+        try assertAgreement(try swarm(.substepLoop), try swarm(.freeMotion))
+    }
+
+    /// The same for the combined central form (radial gravity and vortices about one point, every falloff).
+    func test_freeMotionPass_centralForm_agreesWithTheSubstepLoop() throws {
+        try assertAgreement(try swarm(.substepLoop, central: true), try swarm(.freeMotion, central: true))
+    }
+
+    func assertAgreement(_ loop: [Float], _ free: [Float], file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(loop.count, free.count, file: file, line: line)
         // Per quantity (x, y, vx, vy, cos, sin): the largest magnitude anywhere sets the scale of the error.
         var range = [Float](repeating: 1, count: 6), worst = [Float](repeating: 0, count: 6)
         for (k, a) in loop.enumerated() { range[k % 6] = Swift.max(range[k % 6], abs(a)) }
         for (k, (a, b)) in zip(loop, free).enumerated() {
-            XCTAssertTrue(b.isFinite)
+            XCTAssertTrue(b.isFinite, file: file, line: line)
             worst[k % 6] = Swift.max(worst[k % 6], abs(a - b) / range[k % 6])
         }
-        XCTAssertLessThan(worst.max()!, 1e-5, "relative errors per quantity: \(worst)")
-        XCTAssertNotEqual(loop.map(\.bitPattern), free.map(\.bitPattern), "the free-motion pass did not run")
+        XCTAssertLessThan(worst.max()!, 1e-5, "relative errors per quantity: \(worst)", file: file, line: line)
+        XCTAssertNotEqual(loop.map(\.bitPattern), free.map(\.bitPattern), "the free-motion pass did not run",
+                          file: file, line: line)
     }
 
     /// A swarm whose size is not a multiple of four: the last partial group of the free-motion pass must not touch
