@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "DynamicsKit", targets: ["DynamicsKit"]),
         .library(name: "DynamicsCore", targets: ["DynamicsCore"]),
         .library(name: "DynamicsProfiles", targets: ["DynamicsProfiles"]),
+        .library(name: "DynamicsReplay", targets: ["DynamicsReplay"]),
+        .library(name: "DynamicsDemos", targets: ["DynamicsDemos"]),
         .executable(name: "dynamics", targets: ["dynamics"]),
     ],
     dependencies: [
@@ -36,19 +38,52 @@ let package = Package(
             dependencies: ["DynamicsKit"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        .executableTarget(
-            name: "dynamics",
+        .target(
+            name: "DynamicsReplay",
+            dependencies: ["DynamicsKit"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "DynamicsDemos",
+            dependencies: ["DynamicsKit", "DynamicsReplay"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .target(
+            name: "DynamicsCLI",
             dependencies: [
                 "DynamicsKit",
                 "DynamicsProfiles",
+                "DynamicsReplay",
+                "DynamicsDemos",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "dynamics",
+            dependencies: ["DynamicsCLI"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(name: "DynamicsCoreTests", dependencies: ["DynamicsCore"]),
         .testTarget(
             name: "DynamicsProfilesTests",
             dependencies: ["DynamicsProfiles"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "DynamicsReplayTests",
+            dependencies: ["DynamicsReplay"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "DynamicsDemosTests",
+            dependencies: ["DynamicsDemos"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "DynamicsCLITests",
+            dependencies: ["DynamicsCLI"],
+            exclude: ["Golden"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(

@@ -72,17 +72,24 @@ public final class AttachmentBehavior: DynamicBehavior {
         self.axis = axis
         self.attachedBehaviorType = type
         // Length at creation: between the attachment points, offsets turned with each item.
-        func point(_ item: DynamicItem, _ o: UIOffset) -> CGPoint {
-            let t = item.transform
-            return CGPoint(x: item.center.x + t.a * o.horizontal + t.c * o.vertical, y: item.center.y + t.b * o.horizontal + t.d * o.vertical)
-        }
-        let a = point(items[0], offsetA)
-        let b = items.count > 1 ? point(items[1], offsetB) : anchor
+        let a = Self.point(items[0], offsetA)
+        let b = items.count > 1 ? Self.point(items[1], offsetB) : anchor
         let d = ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
         self.length = d.isFinite ? d : 0
         super.init()
         _ = require(offsetA.isFinite && offsetB.isFinite && anchor.isFinite, "\(describe(self)): offsets and anchor must be finite")
         _ = require(axis.isFinite && axis.length > 0, "\(describe(self)): the axis of translation must be finite and non-zero, got \(axis)")
+    }
+
+    static func point(_ item: DynamicItem, _ o: UIOffset) -> CGPoint {
+        let t = item.transform
+        return CGPoint(x: item.center.x + t.a * o.horizontal + t.c * o.vertical, y: item.center.y + t.b * o.horizontal + t.d * o.vertical)
+    }
+
+    /// Where the attachment's two ends are now, in reference coordinates: the attachment point on the first item,
+    /// and the one on the second item or the anchor point. (A DynamicsKit addition, for drawing and recording.)
+    public var attachmentPoints: (CGPoint, CGPoint) {
+        (Self.point(items[0], offsetA), items.count > 1 ? Self.point(items[1], offsetB) : anchorPoint)
     }
 
     /// Attaches the item's center to an anchor point.

@@ -21,6 +21,7 @@ extension DynamicAnimator {
         inCallbacks = true
         dispatchContactEvents()
         for b in compiledActions { b.action?() }
+        for observe in stepObservers { observe(self) }
         inCallbacks = false
         let t4 = clock.now
         retired.removeAll(keepingCapacity: true)
@@ -33,6 +34,13 @@ extension DynamicAnimator {
         lastStepTimings = AnimatorTimings(compile: seconds(t1 - t0), engine: world.profile, writeBack: seconds(t3 - t2),
                                           callbacks: seconds(t4 - t3))
         return true
+    }
+
+    /// Calls `observer` after every step, once the items are written back and after the `action` blocks (like an
+    /// action, it may read anything but not step the animator). For tools that watch a simulation without being
+    /// part of its behavior tree, such as a recorder; a DynamicsKit addition.
+    public func addStepObserver(_ observer: @escaping (DynamicAnimator) -> Void) {
+        stepObservers.append(observer)
     }
 
     /// Advances by `time` seconds of wall-clock time scaled by `speed`, in as many fixed steps as fit; the

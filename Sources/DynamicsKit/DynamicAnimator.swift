@@ -131,6 +131,7 @@ open class DynamicAnimator {
         FileHandle.standardError.write(Data("DynamicsKit warning: \(message)\n".utf8))
     }
     var inCallbacks = false
+    var stepObservers: [(DynamicAnimator) -> Void] = []
     var remainder: TimeInterval = 0
 
     /// An animator whose reference bounds can serve as a collision boundary.

@@ -83,19 +83,21 @@ public struct Profile {
         self.scene = scene; self.items = items; self.groups = groups; self.behaviors = behaviors
     }
 
-    /// Parses and validates a profile; `file` names it in errors.
-    public init(json text: String, file: String) throws {
+    /// Parses and validates a profile; `file` names it in errors. `seed`, when given, replaces the file's seed
+    /// for the generators.
+    public init(json text: String, file: String, seed: UInt32? = nil) throws {
         var parser = ProfileParser(file: file)
+        parser.seedOverride = seed
         self = try parser.parse(text)
     }
 
     /// Reads a profile file.
-    public init(contentsOf url: URL) throws {
+    public init(contentsOf url: URL, seed: UInt32? = nil) throws {
         let text: String
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
             throw ProfileError(file: url.lastPathComponent, path: "", message: "cannot be read: \(error.localizedDescription)")
         }
-        try self.init(json: text, file: url.lastPathComponent)
+        try self.init(json: text, file: url.lastPathComponent, seed: seed)
     }
 }
 

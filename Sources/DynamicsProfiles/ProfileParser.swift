@@ -4,6 +4,8 @@ import DynamicsKit
 /// what was expected.
 struct ProfileParser {
     let file: String
+    /// Replaces the file's seed (the command line's `--seed`).
+    var seedOverride: UInt32?
     private var items: [Profile.Item] = []
     private var groups: [(name: String, range: Range<Int>)] = []
     private var generatorLinks: [String: [Profile.Link]] = [:]
@@ -20,11 +22,12 @@ struct ProfileParser {
         try root.allowOnly(["name", "description", "scene", "bounds", "timeStep", "substeps", "steps", "warmupSteps", "seed", "items", "behaviors"])
         let name = try root.required("name").string()
         let summary = try root.optional("description")?.string() ?? ""
-        let seed = try root.optional("seed").map { n -> UInt32 in
+        let fileSeed = try root.optional("seed").map { n -> UInt32 in
             let v = try n.integer(min: 0)
             guard v <= Int(UInt32.max) else { throw n.fail("expected a whole number below 2^32, found \(v)") }
             return UInt32(v)
         } ?? 12345
+        let seed = seedOverride ?? fileSeed
 
         var scene: BenchmarkScene?
         if let s = try root.optional("scene") {

@@ -1,37 +1,6 @@
 import ArgumentParser
 import DynamicsKit
 
-@main
-struct Dynamics: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "dynamics",
-        abstract: "UIKit Dynamics for Swift on Linux: run the showcase or a benchmark scene headless.",
-        subcommands: [Showcase.self, Scene.self],
-        defaultSubcommand: Showcase.self
-    )
-}
-
-/// Runs every built-in demo headless and prints one line per demo.
-struct Showcase: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the built-in demos headless and report what happened (the default).")
-
-    func run() throws {
-        print("DynamicsKit showcase (headless, 60 Hz, 4 substeps)")
-        var failures = 0
-        for demo in Demo.all {
-            let clock = ContinuousClock()
-            let start = clock.now
-            let result = demo.run()
-            let wall = clock.now - start
-            let ms = Double(wall.components.seconds) * 1000 + Double(wall.components.attoseconds) / 1e15
-            let mark = result.ok ? "ok  " : "FAIL"
-            if !result.ok { failures += 1 }
-            print("\(mark) \(demo.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(result.summary) [\(String(format: "%.0f", ms)) ms]")
-        }
-        if failures > 0 { throw ExitCode(1) }
-    }
-}
-
 /// Runs a SCENES.md benchmark scene through the engine's bulk API and prints its figures.
 struct Scene: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run a SCENES.md scene (rain, pyramid, joint_grid, field_swarm) and time it.")

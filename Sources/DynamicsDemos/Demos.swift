@@ -1,25 +1,65 @@
 import DynamicsKit
+import DynamicsReplay
 
-/// A headless demo: real DynamicsKit code, as an iOS developer would write it, with a check of its outcome.
-struct Demo {
-    let name: String
-    let run: () -> (ok: Bool, summary: String)
+/// What a demo reports: whether its outcome holds, and one line saying what happened.
+public struct DemoResult {
+    public let ok: Bool
+    public let summary: String
+    public init(_ ok: Bool, _ summary: String) { self.ok = ok; self.summary = summary }
+}
 
-    static let all: [Demo] = [fallingSquare, bouncyFall, pendulum, newtonsCradle, snapToCorners, pileOf400]
+/// Lets a demo show its animators to whoever runs it (the showcase records them for the replay page).
+public final class DemoContext {
+    let recordEvery: Int?
+    public private(set) var recorders: [Recorder] = []
+    public init(recordEvery: Int? = nil) { self.recordEvery = recordEvery }
+
+    /// Watches an animator and the items to draw; call before stepping.
+    public func watch(_ animator: DynamicAnimator, items: [DynamicItem], title: String) {
+        guard let every = recordEvery else { return }
+        recorders.append(Recorder(animator: animator, items: items, title: title, every: every))
+    }
+}
+
+/// A headless demo: real DynamicsKit code, as an iOS developer would write it, with scripted input where the
+/// original had a finger, and a check of its outcome.
+public struct Demo {
+    /// The name `dynamics demo` takes, e.g. "falling-square".
+    public let name: String
+    /// One line for `dynamics list`.
+    public let summary: String
+    let body: (DemoContext) -> DemoResult
+
+    init(name: String, summary: String, body: @escaping (DemoContext) -> DemoResult) {
+        self.name = name; self.summary = summary; self.body = body
+    }
+
+    /// Runs the demo; with `recordEvery`, also records every animator it watches, a frame every so many steps.
+    public func run(recordEvery: Int? = nil) -> (result: DemoResult, recordings: [Recording]) {
+        let context = DemoContext(recordEvery: recordEvery)
+        let result = body(context)
+        for r in context.recorders { r.finish() }
+        return (result, context.recorders.map(\.recording))
+    }
+
+    public static let all: [Demo] = [fallingSquare, bouncyFall, pendulum, newtonsCradle, snapToCorners, pileOf400]
+
+    public static func named(_ name: String) -> Demo? { all.first { $0.name == name } }
 
     static func fmt(_ v: CGFloat) -> String { String(format: "%.1f", Double(v)) }
 
     /// A square falls under gravity and rests on the bottom edge of the reference bounds.
-    static let fallingSquare = Demo(name: "falling square") {
+    static let fallingSquare = Demo(name: "falling-square", summary: "gravity and collision with the reference bounds: a square falls and rests on the bottom edge") { context in
         let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 320, height: 568))
         let square = HeadlessItem(center: CGPoint(x: 160, y: 100), size: CGSize(width: 100, height: 100), name: "square")
         animator.addBehavior(GravityBehavior(items: [square]))
         let collision = CollisionBehavior(items: [square])
         collision.translatesReferenceBoundsIntoBoundary = true
         animator.addBehavior(collision)
+        context.watch(animator, items: [square], title: "falling square")
         let paused = animator.runUntilPaused(timeout: 10)
         let ok = paused && abs(square.center.y - 518) < 2.5
-        return (ok, "rests at y=\(fmt(square.center.y)) (expected 518) after \(fmt(CGFloat(animator.elapsedTime))) s")
+        return DemoResult(ok, "rests at y=\(fmt(square.center.y)) (expected 518) after \(fmt(CGFloat(animator.elapsedTime))) s")
     }
 
     /// The composite behavior from the WWDC session: gravity and collision as children of one behavior.
@@ -36,16 +76,17 @@ struct Demo {
         }
     }
 
-    static let bouncyFall = Demo(name: "bouncy fall") {
+    static let bouncyFall = Demo(name: "bouncy-fall", summary: "the WWDC BouncyFallBehavior composite (gravity + collision + elasticity) drops five squares") { context in
         let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 320, height: 568))
         let items = (0..<5).map { HeadlessItem(center: CGPoint(x: 40 + CGFloat($0) * 60, y: 60 + CGFloat($0) * 30), size: CGSize(width: 40, height: 40)) }
         let log = BounceCounter()
         let behavior = BouncyFallBehavior(items: items)
         (behavior.childBehaviors[1] as! CollisionBehavior).collisionDelegate = log
         animator.addBehavior(behavior)
+        context.watch(animator, items: items, title: "bouncy fall")
         let paused = animator.runUntilPaused(timeout: 20)
         let resting = items.allSatisfy { abs($0.center.y - 548) < 2.5 }
-        return (paused && resting && log.floorHits > 5, "\(log.floorHits) bounces reported, all 5 items resting on the floor: \(resting)")
+        return DemoResult(paused && resting && log.floorHits > 5, "\(log.floorHits) bounces reported, all 5 items resting on the floor: \(resting)")
     }
 
     final class BounceCounter: CollisionBehaviorDelegate {
@@ -54,13 +95,14 @@ struct Demo {
     }
 
     /// A rigid attachment of 100 pt: a pendulum with period 2π√(L/g) ≈ 1.99 s.
-    static let pendulum = Demo(name: "pendulum") {
+    static let pendulum = Demo(name: "pendulum", summary: "a rigid attachment to an anchor swings with the period 2π√(L/g)") { context in
         let animator = DynamicAnimator()
         let bob = HeadlessItem(center: CGPoint(x: 100 * sin(0.15), y: 100 * cos(0.15)), size: CGSize(width: 10, height: 10))
         animator.addBehavior(AttachmentBehavior(item: bob, attachedToAnchor: .zero))
         animator.addBehavior(GravityBehavior(items: [bob]))
         let frictionless = DynamicItemBehavior(items: [bob]); frictionless.resistance = 0
         animator.addBehavior(frictionless)
+        context.watch(animator, items: [bob], title: "pendulum")
         var last = bob.center.x, crossings: [Double] = []
         for k in 0..<(60 * 8) {
             animator.step()
@@ -68,11 +110,11 @@ struct Demo {
             last = bob.center.x
         }
         let period = crossings.count > 1 ? (crossings.last! - crossings.first!) / Double(crossings.count - 1) : .nan
-        return (abs(period - 1.987) < 0.06, "period \(String(format: "%.3f", period)) s (expected 1.987)")
+        return DemoResult(abs(period - 1.987) < 0.06, "period \(String(format: "%.3f", period)) s (expected 1.987)")
     }
 
     /// Five balls hanging side by side; the first, pulled aside and released, sends the last one out.
-    static let newtonsCradle = Demo(name: "Newton's cradle") {
+    static let newtonsCradle = Demo(name: "newtons-cradle", summary: "five elastic balls on attachments: the first, released, sends the last one out") { context in
         let animator = DynamicAnimator()
         var balls: [HeadlessItem] = []
         for k in 0..<5 {
@@ -89,6 +131,7 @@ struct Demo {
         let props = DynamicItemBehavior(items: balls)
         props.elasticity = 1; props.resistance = 0; props.friction = 0; props.allowsRotation = false
         animator.addBehavior(props)
+        context.watch(animator, items: balls, title: "Newton's cradle")
         var maxLast: CGFloat = 168, maxMiddle: CGFloat = 0
         for _ in 0..<(60 * 2) {
             animator.step()
@@ -96,15 +139,16 @@ struct Demo {
             maxMiddle = max(maxMiddle, abs(balls[2].center.x - 84))
         }
         let pull = 200 * sin(0.6), out = maxLast - 168
-        return (out > 0.7 * pull && maxMiddle < 15,
+        return DemoResult(out > 0.7 * pull && maxMiddle < 15,
                 "last ball swings out \(fmt(out)) pt for a \(fmt(pull)) pt pull (\(Int((100 * out / pull).rounded()))%), middle ball moves \(fmt(maxMiddle)) pt")
     }
 
     /// Snap behaviors move a card to each corner in turn.
-    static let snapToCorners = Demo(name: "snap to corners") {
+    static let snapToCorners = Demo(name: "snap-to-corners", summary: "snap behaviors move a card to each corner in turn") { context in
         let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 320, height: 568))
         let card = HeadlessItem(center: CGPoint(x: 160, y: 284), size: CGSize(width: 80, height: 120))
         var worst: CGFloat = 0
+        context.watch(animator, items: [card], title: "snap to corners")
         for corner in [CGPoint(x: 60, y: 80), CGPoint(x: 260, y: 80), CGPoint(x: 260, y: 488), CGPoint(x: 60, y: 488)] {
             let snap = SnapBehavior(item: card, snapTo: corner)
             animator.addBehavior(snap)
@@ -112,11 +156,11 @@ struct Demo {
             worst = max(worst, hypot(card.center.x - corner.x, card.center.y - corner.y))
             animator.removeBehavior(snap)
         }
-        return (worst < 1.5, "visited 4 corners, worst miss \(String(format: "%.2f", Double(worst))) pt")
+        return DemoResult(worst < 1.5, "visited 4 corners, worst miss \(String(format: "%.2f", Double(worst))) pt")
     }
 
     /// 400 mixed items poured into a box until they all sleep.
-    static let pileOf400 = Demo(name: "pile of 400") {
+    static let pileOf400 = Demo(name: "pile-of-400", summary: "400 mixed rectangles and ellipses poured into a box until every one sleeps") { context in
         let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 600, height: 800))
         var items: [HeadlessItem] = []
         for k in 0..<400 {
@@ -130,8 +174,9 @@ struct Demo {
         let collision = CollisionBehavior(items: items)
         collision.translatesReferenceBoundsIntoBoundary = true
         animator.addBehavior(collision)
+        context.watch(animator, items: items, title: "pile of 400")
         let paused = animator.runUntilPaused(timeout: 30)
         let inside = items.allSatisfy { $0.center.x > 0 && $0.center.x < 600 && $0.center.y > 0 && $0.center.y < 800 }
-        return (paused && inside, "all asleep after \(fmt(CGFloat(animator.elapsedTime))) s, all inside: \(inside)")
+        return DemoResult(paused && inside, "all asleep after \(fmt(CGFloat(animator.elapsedTime))) s, all inside: \(inside)")
     }
 }

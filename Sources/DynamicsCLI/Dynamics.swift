@@ -1,0 +1,204 @@
+import ArgumentParser
+import DynamicsDemos
+import DynamicsKit
+import DynamicsProfiles
+import DynamicsReplay
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The `dynamics` command: run the showcase, a profile, a demo or a benchmark scene headless, record and replay.
+public struct Dynamics: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "dynamics",
+        abstract: "UIKit Dynamics for Swift on Linux: run, record and replay simulations headless.",
+        discussion: """
+        With no arguments, runs the built-in showcase: every demo, one line each, and writes the replay page \
+        dynamics-showcase.html in the current directory.
+        """,
+        subcommands: [Showcase.self, Run.self, DemoCommand.self, List.self, Bench.self, Scene.self],
+        defaultSubcommand: Showcase.self
+    )
+    public init() {}
+}
+
+/// Seconds as milliseconds for a table.
+func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
+
+/// Writes text to a file, or fails with one line naming it.
+func write(_ text: String, to path: String, what: String) throws {
+    do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
+        throw ValidationError("cannot write the \(what) to \(path): \(error.localizedDescription)")
+    }
+}
+
+/// The output options shared by `run` and `demo`: a recording, a replay page, an SVG snapshot.
+struct OutputOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Write the recording as CSV or JSON lines (by extension: .csv, .jsonl).", valueName: "file"))
+    var record: String?
+    @Option(name: .long, help: ArgumentHelp("Write the self-contained HTML replay page.", valueName: "file"))
+    var html: String?
+    @Option(name: .long, help: ArgumentHelp("Write an SVG snapshot (of the time given by --at).", valueName: "file"))
+    var svg: String?
+    @Option(name: .long, help: ArgumentHelp("Simulated time of the SVG snapshot, seconds (default: the end).", valueName: "seconds"))
+    var at: Double?
+    @Option(name: .long, help: ArgumentHelp("Record a frame every K steps.", valueName: "K"))
+    var every = 1
+
+    var wantsRecording: Bool { record != nil || html != nil || svg != nil }
+
+    func validate() throws {
+        if let r = record, !(r.hasSuffix(".csv") || r.hasSuffix(".jsonl")) {
+            throw ValidationError("--record \(r): the file must end in .csv or .jsonl")
+        }
+        if at != nil && svg == nil { throw ValidationError("--at needs --svg") }
+        if let t = at, !(t.isFinite && t >= 0) { throw ValidationError("--at must be a time of at least 0 s, got \(t)") }
+        guard every >= 1 else { throw ValidationError("--every must be at least 1, got \(every)") }
+    }
+
+    /// Writes what was asked for and says where.
+    func write(_ recordings: [Recording], title: String) throws {
+        guard let first = recordings.first else { return }
+        if let r = record {
+            try DynamicsCLI.write(r.hasSuffix(".csv") ? first.csv() : first.jsonLines(), to: r, what: "recording")
+            print("wrote \(r) (\(first.frameCount) frames of \(first.items.count) items)")
+        }
+        if let h = html {
+            try DynamicsCLI.write(ReplayPage.html(recordings, title: title), to: h, what: "replay page")
+            print("wrote \(h) (open it in a browser)")
+        }
+        if let s = svg {
+            let t = at ?? first.times.last ?? 0
+            try DynamicsCLI.write(first.svg(at: t), to: s, what: "SVG snapshot")
+            print("wrote \(s) (t = \(String(format: "%.2f", first.times[first.frame(at: t)])) s)")
+        }
+    }
+}
+
+/// Runs every built-in demo headless, prints one line per demo and writes the replay page.
+struct Showcase: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run every built-in demo headless, report each outcome and write the replay page (the default).")
+
+    @Option(name: .long, help: ArgumentHelp("Where to write the replay page.", valueName: "file"))
+    var html = "dynamics-showcase.html"
+
+    func run() throws {
+        print("DynamicsKit showcase (headless, 60 Hz, 4 substeps)")
+        var failures = 0
+        var recordings: [Recording] = []
+        for demo in Demo.all {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let (result, recorded) = demo.run(recordEvery: 2)
+            let ms = milliseconds(clock.now - start)
+            recordings += recorded
+            if !result.ok { failures += 1 }
+            print("\(result.ok ? "ok  " : "FAIL") \(demo.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(result.summary) [\(String(format: "%.0f", ms)) ms]")
+        }
+        try write(ReplayPage.html(recordings, title: "DynamicsKit showcase"), to: html, what: "replay page")
+        print("replay page: \(html) (\(recordings.count) recordings; open it in a browser)")
+        if failures > 0 { throw ExitCode(1) }
+    }
+}
+
+/// Runs one demo, optionally recording it.
+struct DemoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "demo", abstract: "Run one built-in demo (see `dynamics list`).")
+
+    @Argument(help: "The demo's name, e.g. falling-square.")
+    var name: String
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard Demo.named(name) != nil else {
+            throw ValidationError("unknown demo '\(name)'; the demos are: \(Demo.all.map(\.name).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        let demo = Demo.named(name)!
+        let (result, recordings) = demo.run(recordEvery: output.wantsRecording ? output.every : nil)
+        print("\(result.ok ? "ok  " : "FAIL") \(demo.name): \(result.summary)")
+        try output.write(recordings, title: "DynamicsKit demo: \(demo.name)")
+        if !result.ok { throw ExitCode(1) }
+    }
+}
+
+/// Lists the profiles and demos.
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the workload profiles and the demos, one line each.")
+
+    @OptionGroup var folder: ProfilesFolder
+    var profiles: String? { folder.profiles }
+
+    func run() throws {
+        let dir = try ProfileLocator.directory(profiles)
+        print("Profiles (\(dir)):")
+        for file in ProfileLocator.files(in: dir) {
+            let name = String(file.dropLast(5))
+            do {
+                let p = try Profile(contentsOf: URL(fileURLWithPath: dir + "/" + file))
+                print("  \(name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(p.items.count) items, \(p.steps) steps. \(p.summary)")
+            } catch {
+                print("  \(name.padding(toLength: 22, withPad: " ", startingAt: 0)) (does not load: \(error))")
+            }
+        }
+        print("Demos:")
+        for demo in Demo.all { print("  \(demo.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(demo.summary)") }
+    }
+}
+
+/// Where to find profiles by name.
+struct ProfilesFolder: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The profiles folder (default: ./Profiles, else the one beside the build).", valueName: "dir"))
+    var profiles: String?
+}
+
+/// Finds profiles by name or path.
+enum ProfileLocator {
+    /// The folder to read: the one given, else ./Profiles, else the repository's (beside the build products).
+    static func directory(_ given: String?) throws -> String {
+        let fm = FileManager.default
+        if let given {
+            guard fm.fileExists(atPath: given) else { throw ValidationError("--profiles \(given): no such folder") }
+            return given
+        }
+        if fm.fileExists(atPath: "Profiles") { return "Profiles" }
+        // .build/<triple>/<configuration>/dynamics → the package root.
+        if let exe = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            var url = URL(fileURLWithPath: exe)
+            for _ in 0..<4 { url.deleteLastPathComponent() }
+            let candidate = url.appendingPathComponent("Profiles").path
+            if fm.fileExists(atPath: candidate) { return candidate }
+        }
+        throw ValidationError("no Profiles folder here or beside the build; give one with --profiles")
+    }
+
+    static func files(in dir: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
+            .filter { $0.hasSuffix(".json") && $0 != "baselines.json" }.sorted()
+    }
+
+    /// A path to a .json file, or a profile name in the profiles folder.
+    static func url(for argument: String, profiles: String?) throws -> URL {
+        if argument.hasSuffix(".json") || argument.contains("/") {
+            guard FileManager.default.fileExists(atPath: argument) else { throw ValidationError("\(argument): no such file") }
+            return URL(fileURLWithPath: argument)
+        }
+        let dir = try directory(profiles)
+        let path = dir + "/" + argument + ".json"
+        guard FileManager.default.fileExists(atPath: path) else {
+            let names = files(in: dir).map { String($0.dropLast(5)) }
+            throw ValidationError("no profile named '\(argument)' in \(dir); the profiles are: \(names.joined(separator: ", "))")
+        }
+        return URL(fileURLWithPath: path)
+    }
+
+    static func load(_ argument: String, profiles: String?, seed: UInt32? = nil) throws -> Profile {
+        let url = try url(for: argument, profiles: profiles)
+        do { return try Profile(contentsOf: url, seed: seed) } catch let e as ProfileError {
+            throw ValidationError("\(e)")
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import ArgumentParser
+import DynamicsKit
+import DynamicsProfiles
+import DynamicsReplay
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a run did, for the summary table and `--json`.
+struct RunSummary {
+    var profile = ""
+    var items = 0
+    var steps = 0
+    var simulated = 0.0
+    var wall = 0.0
+    var awake = 0
+    var contacts = 0
+    var pausedAt: Double?
+    /// Mean milliseconds per step of each stage.
+    var stages: [(String, Double)] = []
+
+    var stepsPerSecond: Double { wall > 0 ? Double(steps) / wall : 0 }
+
+    func table() -> String {
+        var rows: [(String, String)] = [
+            ("profile", profile), ("items", "\(items)"), ("steps", "\(steps)"),
+            ("simulated time", String(format: "%.3f s", simulated)), ("wall time", String(format: "%.3f s", wall)),
+            ("steps/s", String(format: "%.1f", stepsPerSecond)), ("awake items", "\(awake)"), ("contacts", "\(contacts)"),
+            ("paused at", pausedAt.map { String(format: "%.3f s (at rest)", $0) } ?? "did not pause"),
+        ]
+        for (name, ms) in stages { rows.append(("\(name) ms/step", String(format: "%.4f", ms))) }
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { "\($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }.joined(separator: "\n")
+    }
+
+    func json() -> String {
+        var fields = [
+            "\"profile\":\(jsonQuote(profile))", "\"items\":\(items)", "\"steps\":\(steps)",
+            "\"simulatedSeconds\":\(simulated)", "\"wallSeconds\":\(wall)", "\"stepsPerSecond\":\(stepsPerSecond)",
+            "\"awakeItems\":\(awake)", "\"contacts\":\(contacts)",
+            "\"pausedAtSeconds\":\(pausedAt.map { "\($0)" } ?? "null")",
+        ]
+        fields.append("\"stageMsPerStep\":{" + stages.map { "\(jsonQuote($0.0)):\($0.1)" }.joined(separator: ",") + "}")
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+}
+
+func jsonQuote(_ s: String) -> String {
+    "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+}
+
+/// A progress bar on a terminal, plain lines every tenth otherwise; on standard error, so `--json` stays clean.
+struct Progress {
+    let total: Int
+    let tty = isatty(2) != 0
+    var lastTenth = -1
+
+    mutating func update(_ done: Int) {
+        if tty {
+            guard done == total || done % max(1, total / 200) == 0 else { return }
+            let width = 30, filled = total > 0 ? width * done / total : width
+            let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+            fputs("\r[\(bar)] \(done)/\(total) steps", stderr)
+            if done == total { fputs("\n", stderr) }
+        } else {
+            let tenth = total > 0 ? 10 * done / total : 10
+            if tenth != lastTenth { lastTenth = tenth; fputs("progress: \(done)/\(total) steps\n", stderr) }
+        }
+    }
+}
+
+/// The options that shape a profile's run.
+struct RunOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Steps to run (default: the profile's).", valueName: "N"))
+    var steps: Int?
+    @Option(name: .long, help: ArgumentHelp("Simulated seconds to run, instead of --steps.", valueName: "S"))
+    var duration: Double?
+    @Option(name: .long, help: ArgumentHelp("Time step, seconds (default: the profile's).", valueName: "seconds"))
+    var dt: Double?
+    @Option(name: .long, help: ArgumentHelp("Substeps per step (default: the profile's).", valueName: "N"))
+    var substeps: Int?
+    @Option(name: .long, help: ArgumentHelp("Seed of the profile's generators (default: the profile's).", valueName: "N"))
+    var seed: UInt32?
+    @OptionGroup var folder: ProfilesFolder
+    var profiles: String? { folder.profiles }
+
+    func validate() throws {
+        if steps != nil && duration != nil { throw ValidationError("give --steps or --duration, not both") }
+        if let n = steps, n < 1 { throw ValidationError("--steps must be at least 1, got \(n)") }
+        if let d = duration, !(d.isFinite && d > 0) { throw ValidationError("--duration must be a positive number of seconds, got \(d)") }
+        if let h = dt, !(h.isFinite && h > 0 && h <= 1) { throw ValidationError("--dt must be within (0, 1] seconds, got \(h)") }
+        if let n = substeps, !(1...64).contains(n) { throw ValidationError("--substeps must be within 1...64, got \(n)") }
+    }
+
+    /// The profile with the overrides applied, and the number of steps to run.
+    func load(_ name: String) throws -> (Profile, Int) {
+        var profile = try ProfileLocator.load(name, profiles: profiles, seed: seed)
+        if let dt { profile.timeStep = dt }
+        if let substeps { profile.substeps = substeps }
+        let count = steps ?? duration.map { max(1, Int(($0 / profile.timeStep).rounded())) } ?? profile.steps
+        return (profile, count)
+    }
+}
+
+/// Runs a profile with a progress bar and a summary, optionally recording it.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a workload profile (a name from `dynamics list`, or a .json file) and summarise it.")
+
+    @Argument(help: "The profile: a name in the profiles folder, or a path to a .json file.")
+    var profile: String
+    @OptionGroup var options: RunOptions
+    @OptionGroup var output: OutputOptions
+    @Flag(name: .long, help: "Print the summary as JSON (for scripts) instead of a table.")
+    var json = false
+
+    func run() throws {
+        let (profile, steps) = try options.load(self.profile)
+        let scene = profile.makeScene()
+        let animator = scene.animator
+        let recorder = output.wantsRecording
+            ? Recorder(animator: animator, items: scene.items, title: profile.name, every: output.every) : nil
+        var summary = RunSummary(profile: profile.name, items: scene.items.count)
+        var sums = [Double](repeating: 0, count: 8)
+        var progress = Progress(total: steps)
+        let clock = ContinuousClock()
+        let start = clock.now
+        for k in 0..<steps {
+            guard animator.step() else { break }
+            let t = animator.lastStepTimings
+            for (i, v) in [t.compile, t.engine.forces, t.engine.broadphase, t.engine.narrowphase, t.engine.solve,
+                           t.engine.islands, t.writeBack, t.callbacks].enumerated() { sums[i] += v }
+            summary.steps = k + 1
+            progress.update(k + 1)
+            if !animator.isRunning { summary.pausedAt = animator.elapsedTime; break }
+        }
+        if summary.steps < steps { progress.update(steps) }
+        summary.wall = milliseconds(clock.now - start) / 1000
+        recorder?.finish()
+        summary.simulated = animator.elapsedTime
+        summary.awake = animator.world.awakeBodyCount
+        summary.contacts = animator.world.touchingContactCount
+        let names = ["compile", "forces", "broadphase", "narrowphase", "solve", "islands", "write-back", "callbacks"]
+        summary.stages = zip(names, sums).map { ($0, summary.steps > 0 ? 1000 * $1 / Double(summary.steps) : 0) }
+        print(json ? summary.json() : summary.table())
+        if let recorder { try output.write([recorder.recording], title: "DynamicsKit: \(profile.name)") }
+    }
+}
+
+/// A quick in-process timing table for a developer's machine.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Time profiles in process: a quick table for a developer's machine.",
+        discussion: "The Google Benchmark suite in Benchmarks/ against Box2D and Chipmunk remains the real instrument.")
+
+    @Argument(help: "Profiles: names in the profiles folder or paths to .json files.")
+    var profileNames: [String]
+    @Option(name: .long, help: ArgumentHelp("Timed steps per profile (default: each profile's).", valueName: "N"))
+    var steps: Int?
+    @OptionGroup var folder: ProfilesFolder
+    var profiles: String? { folder.profiles }
+
+    func validate() throws {
+        if profileNames.isEmpty { throw ValidationError("name at least one profile (see `dynamics list`)") }
+        if let n = steps, n < 1 { throw ValidationError("--steps must be at least 1, got \(n)") }
+    }
+
+    func run() throws {
+        print("profile                 items   steps  ms/step  max ms  ns/item/step  awake")
+        for name in profileNames {
+            let profile = try ProfileLocator.load(name, profiles: profiles)
+            let scene = profile.makeScene()
+            let animator = scene.animator
+            for _ in 0..<profile.warmupSteps { animator.step() }
+            let count = steps ?? profile.steps
+            let clock = ContinuousClock()
+            var total = 0.0, worst = 0.0, done = 0
+            for _ in 0..<count {
+                let t = clock.now
+                guard animator.step() else { break }
+                let ms = milliseconds(clock.now - t)
+                total += ms; worst = max(worst, ms); done += 1
+            }
+            let mean = done > 0 ? total / Double(done) : 0
+            let perItem = scene.items.isEmpty ? 0 : mean * 1e6 / Double(scene.items.count)
+            print(String(format: "%@ %6d  %6d  %7.3f  %6.2f  %12.1f  %5d", profile.name.padding(toLength: 22, withPad: " ", startingAt: 0),
+                         scene.items.count, done, mean, worst, perItem, animator.world.awakeBodyCount))
+        }
+    }
+}

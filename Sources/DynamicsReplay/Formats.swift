@@ -1,0 +1,145 @@
+import DynamicsKit
+
+/// Text forms of a recording: CSV and JSON lines (both with a header describing the columns) and an SVG snapshot.
+extension Recording {
+    /// One row per record: every item of every frame, and the attachments, snap targets, contact events and
+    /// boundary changes of each frame. Lines starting with `#` describe the recording and the columns.
+    public func csv() -> String {
+        var out = "# DynamicsKit recording: \(title)\n"
+        out += "# step \(num(stepTime)) s, a frame every \(every) step(s), \(frameCount) frames, \(items.count) items\n"
+        out += "# view box: x \(num(viewBox.minX)) y \(num(viewBox.minY)) width \(num(viewBox.width)) height \(num(viewBox.height)) (points, y down)\n"
+        for (k, item) in items.enumerated() {
+            out += "# item \(k): \(csvField(item.name)) \(num(item.width))x\(num(item.height)) \(item.ellipse ? "ellipse" : "rectangle") \(item.color)\n"
+        }
+        out += "# columns: record (item | joint | snap | contact | boundary), frame, time (s), index (item, joint,"
+        out += " snap or boundary number), x, y (points), angle (item: radians, clockwise on screen), x2, y2 (points:"
+        out += " the other end of a joint or boundary segment, the snap point)\n"
+        out += "record,frame,time,index,x,y,angle,x2,y2\n"
+        let n = items.count
+        var change = 0
+        for f in 0..<frameCount {
+            let t = num(times[f])
+            while change < boundaryChanges.count && boundaryChanges[change].frame == f {
+                var segment = 0
+                for line in boundaryChanges[change].outlines {
+                    for (p, q) in zip(line, line.dropFirst()) {
+                        out += "boundary,\(f),\(t),\(segment),\(num(p.x)),\(num(p.y)),,\(num(q.x)),\(num(q.y))\n"
+                        segment += 1
+                    }
+                }
+                change += 1
+            }
+            for i in 0..<n {
+                let s = (f * n + i) * 3
+                out += "item,\(f),\(t),\(i),\(states[s]),\(states[s + 1]),\(states[s + 2]),,\n"
+            }
+            for (j, k) in stride(from: 0, to: joints[f].count, by: 4).enumerated() {
+                let a = joints[f]
+                out += "joint,\(f),\(t),\(j),\(a[k]),\(a[k + 1]),,\(a[k + 2]),\(a[k + 3])\n"
+            }
+            for (j, k) in stride(from: 0, to: snaps[f].count, by: 4).enumerated() {
+                let a = snaps[f]
+                out += "snap,\(f),\(t),\(j),\(a[k]),\(a[k + 1]),,\(a[k + 2]),\(a[k + 3])\n"
+            }
+            for (j, k) in stride(from: 0, to: contacts[f].count, by: 2).enumerated() {
+                out += "contact,\(f),\(t),\(j),\(contacts[f][k]),\(contacts[f][k + 1]),,,\n"
+            }
+        }
+        return out
+    }
+
+    /// A header line (the recording, its items and the meaning of each frame field), then one JSON object per frame.
+    public func jsonLines() -> String {
+        var out = "{\"format\":\"dynamics-recording\",\"version\":1,\"title\":\(jsonString(title)),"
+        out += "\"viewBox\":[\(num(viewBox.minX)),\(num(viewBox.minY)),\(num(viewBox.width)),\(num(viewBox.height))],"
+        out += "\"stepTime\":\(num(stepTime)),\"every\":\(every),\"frames\":\(frameCount),\"items\":["
+        out += items.map { "{\"name\":\(jsonString($0.name)),\"width\":\(num($0.width)),\"height\":\(num($0.height)),\"shape\":\"\($0.ellipse ? "ellipse" : "rectangle")\",\"color\":\(jsonString($0.color))}" }.joined(separator: ",")
+        out += "],\"fields\":{\"frame\":\"frame number\",\"time\":\"seconds\",\"items\":\"x, y (points), angle (radians, clockwise on screen) of each item in turn\","
+        out += "\"joints\":\"x1, y1, x2, y2 per attachment (item end, other end)\",\"snaps\":\"x1, y1 (item), x2, y2 (snap point) per snap\","
+        out += "\"contacts\":\"x, y of each contact begun since the previous frame\",\"awake\":\"awake items\","
+        out += "\"boundaries\":\"present when the boundaries change: polylines of x, y\"}}\n"
+        let n = items.count
+        var change = 0
+        for f in 0..<frameCount {
+            out += "{\"frame\":\(f),\"time\":\(num(times[f])),\"items\":["
+            out += states[(f * n * 3)..<((f + 1) * n * 3)].map { "\($0)" }.joined(separator: ",")
+            out += "],\"joints\":[\(joints[f].map { "\($0)" }.joined(separator: ","))]"
+            out += ",\"snaps\":[\(snaps[f].map { "\($0)" }.joined(separator: ","))]"
+            out += ",\"contacts\":[\(contacts[f].map { "\($0)" }.joined(separator: ","))],\"awake\":\(awake[f])"
+            if change < boundaryChanges.count && boundaryChanges[change].frame == f {
+                out += ",\"boundaries\":[" + boundaryChanges[change].outlines.map { line in
+                    "[" + line.map { "\(num($0.x)),\(num($0.y))" }.joined(separator: ",") + "]"
+                }.joined(separator: ",") + "]"
+                change += 1
+            }
+            out += "}\n"
+        }
+        return out
+    }
+
+    /// The scene at `time` seconds (the last frame at or before it) as a standalone SVG image.
+    public func svg(at time: Double) -> String {
+        let f = frame(at: time), n = items.count
+        let v = viewBox
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(num(v.minX)) \(num(v.minY)) \(num(v.width)) \(num(v.height))\""
+        out += " width=\"\(num(min(v.width, 1200)))\" height=\"\(num(min(v.width, 1200) * v.height / v.width))\">\n"
+        out += "<title>\(xml(title)) at t = \(String(format: "%.2f", times.isEmpty ? 0 : times[f])) s</title>\n"
+        out += "<rect x=\"\(num(v.minX))\" y=\"\(num(v.minY))\" width=\"\(num(v.width))\" height=\"\(num(v.height))\" fill=\"#fbfbf8\"/>\n"
+        let stroke = max(v.width, v.height) / 400
+        for line in boundaries(atFrame: f) {
+            out += "<polyline points=\"\(line.map { "\(num($0.x)),\(num($0.y))" }.joined(separator: " "))\" fill=\"none\" stroke=\"#555\" stroke-width=\"\(num(stroke * 2))\"/>\n"
+        }
+        guard f < frameCount else { return out + "</svg>\n" }
+        for i in 0..<n {
+            let s = (f * n + i) * 3, item = items[i]
+            let x = Double(states[s]), y = Double(states[s + 1]), deg = Double(states[s + 2]) * 180 / .pi
+            let shape = item.ellipse
+                ? "<ellipse cx=\"\(num(x))\" cy=\"\(num(y))\" rx=\"\(num(item.width / 2))\" ry=\"\(num(item.height / 2))\""
+                : "<rect x=\"\(num(x - item.width / 2))\" y=\"\(num(y - item.height / 2))\" width=\"\(num(item.width))\" height=\"\(num(item.height))\""
+            out += "\(shape) transform=\"rotate(\(num(deg)) \(num(x)) \(num(y)))\" fill=\"\(xml(item.color))\" stroke=\"#222\" stroke-width=\"\(num(stroke / 2))\"><title>\(xml(item.name))</title></\(item.ellipse ? "ellipse" : "rect")>\n"
+        }
+        for k in stride(from: 0, to: joints[f].count, by: 4) {
+            let a = joints[f]
+            out += "<line x1=\"\(a[k])\" y1=\"\(a[k + 1])\" x2=\"\(a[k + 2])\" y2=\"\(a[k + 3])\" stroke=\"#2a6\" stroke-width=\"\(num(stroke))\"/>\n"
+        }
+        for k in stride(from: 0, to: snaps[f].count, by: 4) {
+            let a = snaps[f]
+            out += "<line x1=\"\(a[k])\" y1=\"\(a[k + 1])\" x2=\"\(a[k + 2])\" y2=\"\(a[k + 3])\" stroke=\"#a3a\" stroke-dasharray=\"\(num(stroke * 3))\" stroke-width=\"\(num(stroke))\"/>\n"
+            out += "<circle cx=\"\(a[k + 2])\" cy=\"\(a[k + 3])\" r=\"\(num(stroke * 4))\" fill=\"none\" stroke=\"#a3a\" stroke-width=\"\(num(stroke))\"/>\n"
+        }
+        return out + "</svg>\n"
+    }
+}
+
+/// Shortest round-tripping text of a number (integers without ".0").
+func num(_ v: Double) -> String {
+    if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
+    return "\(v)"
+}
+func num(_ v: CGFloat) -> String { num(Double(v)) }
+
+func jsonString(_ s: String) -> String {
+    var out = "\""
+    for u in s.unicodeScalars {
+        switch u {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case "<": out += "\\u003c"   // keeps "</script>" out of an embedded page
+        default:
+            if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+        }
+    }
+    return out + "\""
+}
+
+func csvField(_ s: String) -> String {
+    s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+}
+
+func xml(_ s: String) -> String {
+    s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+}

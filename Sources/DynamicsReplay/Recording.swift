@@ -1,0 +1,159 @@
+import DynamicsKit
+
+/// An item as a recording shows it: its name, size and shape, and a CSS colour.
+public struct RecordedItem: Equatable, Sendable {
+    public var name: String
+    public var width: Double
+    public var height: Double
+    public var ellipse: Bool
+    public var color: String
+}
+
+/// What a simulation did, frame by frame: every item's centre and angle, the attachments, snap targets and
+/// contact events of each frame, and the collision boundaries whenever they change. Written as CSV or JSON lines,
+/// drawn as an HTML replay page or an SVG snapshot.
+public final class Recording {
+    public let title: String
+    /// The area to show, points: the reference bounds when there are some, else the items and anchors at the start.
+    public internal(set) var viewBox: CGRect
+    /// Seconds per step, and steps per recorded frame.
+    public let stepTime: Double
+    public let every: Int
+    public let items: [RecordedItem]
+    /// Simulated time of each frame, seconds.
+    public internal(set) var times: [Double] = []
+    /// Per frame, x, y (points) and angle (radians, clockwise on screen) of every item in turn.
+    public internal(set) var states: [Float] = []
+    /// Per frame, the attachments as segments x1, y1, x2, y2 (item end, then other item or anchor).
+    public internal(set) var joints: [[Float]] = []
+    /// Per frame, the snap behaviors as x1, y1 (the item) and x2, y2 (the snap point).
+    public internal(set) var snaps: [[Float]] = []
+    /// Per frame, the points (x, y) of the contacts that began since the frame before.
+    public internal(set) var contacts: [[Float]] = []
+    /// Per frame, how many items were awake.
+    public internal(set) var awake: [Int] = []
+    /// The collision boundaries as polylines, from the frame at which they took this shape.
+    public internal(set) var boundaryChanges: [(frame: Int, outlines: [[CGPoint]])] = []
+
+    public var frameCount: Int { times.count }
+
+    init(title: String, viewBox: CGRect, stepTime: Double, every: Int, items: [RecordedItem]) {
+        self.title = title
+        self.viewBox = viewBox
+        self.stepTime = stepTime
+        self.every = every
+        self.items = items
+    }
+
+    /// The boundaries in force at `frame`.
+    public func boundaries(atFrame frame: Int) -> [[CGPoint]] {
+        boundaryChanges.last(where: { $0.frame <= frame })?.outlines ?? []
+    }
+
+    /// The last frame at or before `time` seconds.
+    public func frame(at time: Double) -> Int {
+        var k = 0
+        while k + 1 < times.count && times[k + 1] <= time + 1e-9 { k += 1 }
+        return k
+    }
+}
+
+/// Records an animator as it steps: frame 0 at creation, then one frame every `every` steps (and a last one on
+/// `finish()` if the final step fell between frames). It watches through `addStepObserver`, so it is not part of
+/// the behavior tree and survives `removeAllBehaviors()`.
+public final class Recorder {
+    public let recording: Recording
+    private let animator: DynamicAnimator
+    private let tracked: [DynamicItem]
+    private var steps = 0
+    private var lastRecordedStep = -1
+    private var pendingContacts: [Float] = []
+
+    /// The default palette, by item index, for items without a colour.
+    public static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+                                 "#9c755f", "#bab0ac"]
+
+    public init(animator: DynamicAnimator, items: [DynamicItem], title: String, every: Int = 1) {
+        precondition(every >= 1, "Recorder: every must be at least 1, got \(every)")
+        self.animator = animator
+        tracked = items
+        let recorded = items.enumerated().map { k, item -> RecordedItem in
+            let headless = item as? HeadlessItem
+            return RecordedItem(name: headless?.name ?? "item \(k)", width: Double(item.bounds.width),
+                                height: Double(item.bounds.height), ellipse: item.collisionBoundsType == .ellipse,
+                                color: headless?.color ?? Recorder.palette[k % Recorder.palette.count])
+        }
+        recording = Recording(title: title, viewBox: .zero, stepTime: animator.timeStep, every: every, items: recorded)
+        recording.viewBox = Self.viewBox(animator: animator, items: items)
+        capture()
+        animator.addStepObserver { [weak self] _ in self?.stepped() }
+    }
+
+    private func stepped() {
+        steps += 1
+        for e in animator.world.contactBeganEvents { pendingContacts.append(e.point.x); pendingContacts.append(e.point.y) }
+        if steps % recording.every == 0 { capture() }
+    }
+
+    /// Records the current state as a frame unless the last step was just recorded.
+    public func finish() {
+        if lastRecordedStep != steps { capture() }
+    }
+
+    private func capture() {
+        lastRecordedStep = steps
+        let r = recording
+        r.times.append(animator.elapsedTime)
+        for item in tracked {
+            r.states.append(Float(item.center.x)); r.states.append(Float(item.center.y))
+            r.states.append(Float(item.transform.rotationAngle))
+        }
+        var joints: [Float] = [], snaps: [Float] = [], outlines: [[CGPoint]] = []
+        func visit(_ b: DynamicBehavior) {
+            if let a = b as? AttachmentBehavior {
+                let (p, q) = a.attachmentPoints
+                joints += [Float(p.x), Float(p.y), Float(q.x), Float(q.y)]
+            } else if let s = b as? SnapBehavior {
+                snaps += [Float(s.item.center.x), Float(s.item.center.y), Float(s.snapPoint.x), Float(s.snapPoint.y)]
+            } else if let c = b as? CollisionBehavior {
+                if c.translatesReferenceBoundsIntoBoundary, let rb = animator.referenceBounds {
+                    let i = c.referenceBoundsInsets
+                    let x0 = rb.minX + i.left, y0 = rb.minY + i.top, x1 = rb.maxX - i.right, y1 = rb.maxY - i.bottom
+                    outlines.append([CGPoint(x: x0, y: y0), CGPoint(x: x1, y: y0), CGPoint(x: x1, y: y1),
+                                     CGPoint(x: x0, y: y1), CGPoint(x: x0, y: y0)])
+                }
+                for id in c.boundaryIdentifiers ?? [] {
+                    if let path = c.boundary(withIdentifier: id) { outlines += path.polylines() }
+                }
+            }
+            for child in b.childBehaviors { visit(child) }
+        }
+        for b in animator.behaviors { visit(b) }
+        r.joints.append(joints)
+        r.snaps.append(snaps)
+        r.contacts.append(pendingContacts)
+        pendingContacts.removeAll()
+        r.awake.append(animator.world.awakeBodyCount)
+        let frame = r.times.count - 1
+        if r.boundaryChanges.last?.outlines != outlines { r.boundaryChanges.append((frame, outlines)) }
+    }
+
+    private static func viewBox(animator: DynamicAnimator, items: [DynamicItem]) -> CGRect {
+        if let rb = animator.referenceBounds, rb.width > 0, rb.height > 0 { return rb }
+        var lo = CGPoint(x: CGFloat.infinity, y: .infinity), hi = CGPoint(x: -CGFloat.infinity, y: -.infinity)
+        func include(_ p: CGPoint, _ r: CGFloat) {
+            lo = CGPoint(x: min(lo.x, p.x - r), y: min(lo.y, p.y - r)); hi = CGPoint(x: max(hi.x, p.x + r), y: max(hi.y, p.y + r))
+        }
+        for item in items { include(item.center, max(item.bounds.width, item.bounds.height)) }
+        func visit(_ b: DynamicBehavior) {
+            if let a = b as? AttachmentBehavior { include(a.attachmentPoints.0, 10); include(a.attachmentPoints.1, 10) }
+            if let s = b as? SnapBehavior { include(s.snapPoint, 10) }
+            for child in b.childBehaviors { visit(child) }
+        }
+        for b in animator.behaviors { visit(b) }
+        guard lo.x.isFinite, hi.x.isFinite else { return CGRect(x: 0, y: 0, width: 100, height: 100) }
+        // A margin of a quarter on every side, so motion near the start stays in view.
+        let w = max(hi.x - lo.x, 50), h = max(hi.y - lo.y, 50)
+        return CGRect(x: lo.x - w / 4, y: lo.y - h / 4, width: w * 1.5, height: h * 1.5)
+    }
+}

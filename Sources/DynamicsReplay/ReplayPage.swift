@@ -1,0 +1,204 @@
+import DynamicsKit
+
+/// The HTML replay: one self-contained file (no network) that plays one or more recordings on a canvas, with
+/// play/pause, a time scrubber, speed control and a frame counter. Item states are embedded as base64 float32
+/// arrays, so thousands of items load and play without one JSON object per item per frame.
+///
+/// The address's fragment sets the start: `#rec=1&t=2.5&paused` shows recording 1 at 2.5 s, paused. With `probe`
+/// in it, the page writes what it drew (frame, non-background pixels, a checksum) into the `#probe` element,
+/// which a headless browser can read back.
+public enum ReplayPage {
+    public static func html(_ recordings: [Recording], title: String) -> String {
+        var data = "{\"title\":\(jsonString(title)),\"recordings\":["
+        data += recordings.map(json).joined(separator: ",")
+        data += "]}"
+        return template
+            .replacingOccurrences(of: "@TITLE@", with: xml(title))
+            .replacingOccurrences(of: "@DATA@", with: data)
+    }
+
+    static func json(_ r: Recording) -> String {
+        func floats(_ a: [Float]) -> String { "[" + a.map { "\($0)" }.joined(separator: ",") + "]" }
+        // Float32, little-endian, as JavaScript's Float32Array reads it on every platform in use.
+        let bytes = r.states.withUnsafeBufferPointer { Data(buffer: $0) }
+        var s = "{\"title\":\(jsonString(r.title)),"
+        s += "\"viewBox\":[\(num(r.viewBox.minX)),\(num(r.viewBox.minY)),\(num(r.viewBox.width)),\(num(r.viewBox.height))],"
+        s += "\"items\":[" + r.items.map { "[\(jsonString($0.name)),\(num($0.width)),\(num($0.height)),\($0.ellipse ? 1 : 0),\(jsonString($0.color))]" }.joined(separator: ",") + "],"
+        s += "\"times\":[" + r.times.map(num).joined(separator: ",") + "],"
+        s += "\"states\":\"\(bytes.base64EncodedString())\","
+        s += "\"joints\":[" + r.joints.map(floats).joined(separator: ",") + "],"
+        s += "\"snaps\":[" + r.snaps.map(floats).joined(separator: ",") + "],"
+        s += "\"contacts\":[" + r.contacts.map(floats).joined(separator: ",") + "],"
+        s += "\"awake\":[" + r.awake.map(String.init).joined(separator: ",") + "],"
+        s += "\"boundaries\":[" + r.boundaryChanges.map { change in
+            "[\(change.frame),[" + change.outlines.map { line in
+                "[" + line.map { "\(num($0.x)),\(num($0.y))" }.joined(separator: ",") + "]"
+            }.joined(separator: ",") + "]]"
+        }.joined(separator: ",") + "]}"
+        return s
+    }
+
+    static let template = #"""
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>@TITLE@</title>
+<style>
+  body { margin: 0; font: 14px system-ui, sans-serif; background: #f3f3ef; color: #222; }
+  header { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; padding: 8px 12px; background: #fff; border-bottom: 1px solid #ddd; }
+  header h1 { font-size: 16px; margin: 0 12px 0 0; }
+  #scrub { flex: 1; min-width: 160px; }
+  #counter { font-variant-numeric: tabular-nums; min-width: 230px; }
+  canvas { display: block; margin: 10px auto; background: #fbfbf8; box-shadow: 0 1px 4px rgba(0,0,0,.15); }
+  #probe { display: none; }
+</style>
+</head>
+<body>
+<header>
+  <h1>@TITLE@</h1>
+  <select id="rec" aria-label="recording"></select>
+  <button id="play" type="button">Pause</button>
+  <input id="scrub" type="range" min="0" max="0" value="0" step="1" aria-label="time">
+  <label>speed <select id="speed"><option>0.25</option><option>0.5</option><option selected>1</option><option>2</option><option>4</option></select></label>
+  <span id="counter"></span>
+</header>
+<canvas id="view" width="900" height="600"></canvas>
+<output id="probe"></output>
+<script id="data" type="application/json">@DATA@</script>
+<script>
+"use strict";
+const data = JSON.parse(document.getElementById("data").textContent);
+const canvas = document.getElementById("view"), ctx = canvas.getContext("2d");
+const recSelect = document.getElementById("rec"), playButton = document.getElementById("play");
+const scrub = document.getElementById("scrub"), speedSelect = document.getElementById("speed");
+const counter = document.getElementById("counter"), probe = document.getElementById("probe");
+
+function decode(b64) {
+  const bin = atob(b64), bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return new Float32Array(bytes.buffer);
+}
+for (const r of data.recordings) r.stateArray = decode(r.states);
+data.recordings.forEach((r, k) => recSelect.add(new Option(r.title, k)));
+recSelect.hidden = data.recordings.length < 2;
+
+const params = new URLSearchParams(location.hash.slice(1));
+let rec = Math.min(Math.max(0, parseInt(params.get("rec") || "0", 10) || 0), data.recordings.length - 1);
+let frame = 0, playing = !params.has("paused"), last = null;
+
+function current() { return data.recordings[rec]; }
+function frameAt(r, t) { let k = 0; while (k + 1 < r.times.length && r.times[k + 1] <= t + 1e-9) k++; return k; }
+function select(k, t) {
+  rec = k; recSelect.value = String(k);
+  const r = current();
+  scrub.max = String(Math.max(0, r.times.length - 1));
+  frame = frameAt(r, t || 0);
+  const [, , w, h] = r.viewBox, scale = Math.min(900 / w, 600 / h);
+  canvas.width = Math.max(200, Math.round(w * scale)); canvas.height = Math.max(150, Math.round(h * scale));
+  draw();
+}
+
+function draw() {
+  const r = current(), f = Math.min(Math.floor(frame), r.times.length - 1), n = r.items.length;
+  const [vx, vy, vw, vh] = r.viewBox, s = Math.min(canvas.width / vw, canvas.height / vh);
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.fillStyle = "#fbfbf8"; ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.setTransform(s, 0, 0, s, -vx * s, -vy * s);
+  const px = 1 / s;
+  // Boundaries in force at this frame.
+  let outlines = [];
+  for (const [from, lines] of r.boundaries) if (from <= f) outlines = lines;
+  ctx.strokeStyle = "#555"; ctx.lineWidth = 2 * px; ctx.beginPath();
+  for (const line of outlines) { ctx.moveTo(line[0], line[1]); for (let k = 2; k < line.length; k += 2) ctx.lineTo(line[k], line[k + 1]); }
+  ctx.stroke();
+  // Items, batched into one path per colour.
+  const st = r.stateArray, base = f * n * 3, byColor = new Map();
+  for (let i = 0; i < n; i++) {
+    const [, w, h, ellipse, color] = r.items[i];
+    const x = st[base + 3 * i], y = st[base + 3 * i + 1], a = st[base + 3 * i + 2];
+    if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
+    let path = byColor.get(color);
+    if (!path) { path = new Path2D(); byColor.set(color, path); }
+    if (ellipse) {
+      path.moveTo(x + (w / 2) * Math.cos(a), y + (w / 2) * Math.sin(a));
+      path.ellipse(x, y, w / 2, h / 2, a, 0, 2 * Math.PI);
+    } else {
+      const c = Math.cos(a), sn = Math.sin(a), hw = w / 2, hh = h / 2;
+      path.moveTo(x + c * -hw - sn * -hh, y + sn * -hw + c * -hh);
+      path.lineTo(x + c * hw - sn * -hh, y + sn * hw + c * -hh);
+      path.lineTo(x + c * hw - sn * hh, y + sn * hw + c * hh);
+      path.lineTo(x + c * -hw - sn * hh, y + sn * -hw + c * hh);
+      path.closePath();
+    }
+  }
+  ctx.lineWidth = 0.5 * px; ctx.strokeStyle = "rgba(0,0,0,.55)";
+  for (const [color, path] of byColor) { ctx.fillStyle = color; ctx.fill(path); if (n <= 2000) ctx.stroke(path); }
+  // Attachments and snap targets.
+  const j = r.joints[f] || [];
+  ctx.strokeStyle = "#2a6"; ctx.lineWidth = 1.5 * px; ctx.beginPath();
+  for (let k = 0; k < j.length; k += 4) { ctx.moveTo(j[k], j[k + 1]); ctx.lineTo(j[k + 2], j[k + 3]); }
+  ctx.stroke();
+  ctx.fillStyle = "#2a6";
+  for (let k = 0; k < j.length; k += 4) { ctx.beginPath(); ctx.arc(j[k + 2], j[k + 3], 2.5 * px, 0, 2 * Math.PI); ctx.fill(); }
+  const sp = r.snaps[f] || [];
+  ctx.strokeStyle = "#a3a"; ctx.setLineDash([4 * px, 3 * px]);
+  for (let k = 0; k < sp.length; k += 4) {
+    ctx.beginPath(); ctx.moveTo(sp[k], sp[k + 1]); ctx.lineTo(sp[k + 2], sp[k + 3]); ctx.stroke();
+  }
+  ctx.setLineDash([]);
+  for (let k = 0; k < sp.length; k += 4) {
+    ctx.beginPath(); ctx.arc(sp[k + 2], sp[k + 3], 6 * px, 0, 2 * Math.PI);
+    ctx.moveTo(sp[k + 2] - 9 * px, sp[k + 3]); ctx.lineTo(sp[k + 2] + 9 * px, sp[k + 3]);
+    ctx.moveTo(sp[k + 2], sp[k + 3] - 9 * px); ctx.lineTo(sp[k + 2], sp[k + 3] + 9 * px); ctx.stroke();
+  }
+  // Contacts begun in the last few frames, fading; in a crowd (a pile forming) only the first few of each frame,
+  // so the markers do not hide the items.
+  for (let back = 0; back < 6 && f - back >= 0; back++) {
+    const c = r.contacts[f - back] || [], limit = n > 100 ? 16 : 128;
+    ctx.fillStyle = `rgba(220,40,40,${0.8 * (1 - back / 6)})`;
+    for (let k = 0; k < c.length && k < limit; k += 2) { ctx.beginPath(); ctx.arc(c[k], c[k + 1], 3 * px, 0, 2 * Math.PI); ctx.fill(); }
+  }
+  scrub.value = String(f);
+  counter.textContent = `frame ${f + 1} / ${r.times.length} · t = ${r.times[f].toFixed(2)} s · ${r.awake[f]} awake`;
+  playButton.textContent = playing ? "Pause" : "Play";
+  if (params.has("probe")) writeProbe(f);
+}
+
+function writeProbe(f) {
+  const pixels = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+  let drawn = 0, sum = 0;
+  for (let i = 0; i < pixels.length; i += 4) {
+    const r = pixels[i], g = pixels[i + 1], b = pixels[i + 2];
+    if (r !== 0xfb || g !== 0xfb || b !== 0xf8) drawn++;
+    sum = (sum * 31 + r + 3 * g + 7 * b) % 1000000007;
+  }
+  probe.textContent = `frame=${f} drawn=${drawn} checksum=${sum} width=${canvas.width} height=${canvas.height}`;
+}
+
+function tick(now) {
+  if (playing && last !== null) {
+    const r = current(), dtFrame = (r.times.length > 1 ? r.times[1] - r.times[0] : 1 / 60) || 1 / 60;
+    frame += ((now - last) / 1000) * parseFloat(speedSelect.value) / dtFrame;
+    if (frame >= r.times.length) frame = 0;
+    draw();
+  }
+  last = now;
+  requestAnimationFrame(tick);
+}
+
+playButton.addEventListener("click", () => { playing = !playing; draw(); });
+scrub.addEventListener("input", () => { frame = parseInt(scrub.value, 10); playing = false; draw(); });
+recSelect.addEventListener("change", () => select(parseInt(recSelect.value, 10), 0));
+document.addEventListener("keydown", e => {
+  if (e.key === " ") { playing = !playing; draw(); e.preventDefault(); }
+  if (e.key === "ArrowRight") { frame = Math.min(frame + 1, current().times.length - 1); playing = false; draw(); }
+  if (e.key === "ArrowLeft") { frame = Math.max(frame - 1, 0); playing = false; draw(); }
+});
+select(rec, parseFloat(params.get("t") || "0") || 0);
+requestAnimationFrame(tick);
+</script>
+</body>
+</html>
+"""#
+}

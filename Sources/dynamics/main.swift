@@ -1,0 +1,3 @@
+import DynamicsCLI
+
+Dynamics.main()

@@ -1,0 +1,99 @@
+import ArgumentParser
+import XCTest
+@testable import DynamicsCLI
+
+/// The command line: its help text against golden files, and its refusals as one clear line.
+final class CLITests: XCTestCase {
+    static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    /// Compares with Golden/NAME.txt; `DYNAMICS_UPDATE_GOLDEN=1 swift test --filter CLITests` rewrites the files.
+    func assertGolden(_ text: String, _ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let url = Self.golden.appendingPathComponent(name + ".txt")
+        if ProcessInfo.processInfo.environment["DYNAMICS_UPDATE_GOLDEN"] == "1" {
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        XCTAssertEqual(text, expected, "help of \(name) changed; review and update the golden file", file: file, line: line)
+    }
+
+    func test_helpText_matchesTheGoldenFiles() throws {
+        try assertGolden(Dynamics.helpMessage(columns: 100), "dynamics")
+        try assertGolden(Dynamics.helpMessage(for: Showcase.self, columns: 100), "showcase")
+        try assertGolden(Dynamics.helpMessage(for: Run.self, columns: 100), "run")
+        try assertGolden(Dynamics.helpMessage(for: DemoCommand.self, columns: 100), "demo")
+        try assertGolden(Dynamics.helpMessage(for: List.self, columns: 100), "list")
+        try assertGolden(Dynamics.helpMessage(for: Bench.self, columns: 100), "bench")
+        try assertGolden(Dynamics.helpMessage(for: Scene.self, columns: 100), "scene")
+    }
+
+    /// The message the command prints for a failure of `arguments`.
+    func failure(_ arguments: [String]) -> String? {
+        do {
+            var command = try Dynamics.parseAsRoot(arguments)
+            try command.run()
+            return nil
+        } catch {
+            return Dynamics.message(for: error)
+        }
+    }
+
+    func test_badArguments_failWithOneLineNamingTheProblem() throws {
+        let cases: [([String], String)] = [
+            (["run", "no-such-profile", "--profiles", Self.profiles], "no profile named 'no-such-profile'"),
+            (["run", "/nonexistent/x.json"], "/nonexistent/x.json: no such file"),
+            (["run", "falling-square", "--steps", "10", "--duration", "1"], "give --steps or --duration, not both"),
+            (["run", "falling-square", "--steps", "0"], "--steps must be at least 1, got 0"),
+            (["run", "falling-square", "--dt", "0"], "--dt must be within (0, 1] seconds, got 0.0"),
+            (["run", "falling-square", "--record", "out.txt"], "--record out.txt: the file must end in .csv or .jsonl"),
+            (["run", "falling-square", "--at", "1"], "--at needs --svg"),
+            (["demo", "no-such-demo"], "unknown demo 'no-such-demo'"),
+            (["scene", "boxes", "10"], "unknown scene 'boxes'"),
+        ]
+        for (arguments, expected) in cases {
+            let message = try XCTUnwrap(failure(arguments), "\(arguments) did not fail")
+            XCTAssertTrue(message.contains(expected), "\(arguments): \(message)")
+            XCTAssertFalse(message.contains("\n"), "\(arguments): more than one line: \(message)")
+        }
+    }
+
+    func test_aBadProfile_namesTheFileAndTheField() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-tests-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("broken.json")
+        try #"{"name": "broken", "bounds": [100, 100], "timeStep": -1, "items": [], "behaviors": []}"#.write(to: file, atomically: true, encoding: .utf8)
+        let message = try XCTUnwrap(failure(["run", file.path]))
+        XCTAssertTrue(message.contains("broken.json") && message.contains("timeStep"), message)
+    }
+
+    static var profiles: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Profiles").path
+    }
+
+    func test_run_writesTheRecordingAndTheSummaryAsJSON() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-run-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let csv = dir.appendingPathComponent("r.csv").path, svg = dir.appendingPathComponent("r.svg").path
+        var command = try Dynamics.parseAsRoot(["run", "falling-square", "--profiles", Self.profiles, "--steps", "30",
+                                                "--record", csv, "--svg", svg, "--at", "0.2", "--every", "5", "--json"])
+        try command.run()
+        let text = try String(contentsOfFile: csv, encoding: .utf8)
+        XCTAssertEqual(text.split(separator: "\n").filter { $0.hasPrefix("item,") }.count, 7)   // frames 0, 5, …, 30
+        XCTAssertTrue(try String(contentsOfFile: svg, encoding: .utf8).contains("at t = 0.17 s"))
+    }
+
+    func test_summaryJSON_parses() throws {
+        var s = RunSummary(profile: "p \"q\"", items: 3, steps: 10, simulated: 0.5, wall: 0.01, awake: 2, contacts: 1,
+                           pausedAt: nil, stages: [("solve", 0.25)])
+        var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(s.json().utf8)) as? [String: Any])
+        XCTAssertEqual(object["profile"] as? String, "p \"q\"")
+        XCTAssertEqual(object["stepsPerSecond"] as? Double, 1000)
+        XCTAssertTrue(object["pausedAtSeconds"] is NSNull)
+        s.pausedAt = 0.5
+        object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(s.json().utf8)) as? [String: Any])
+        XCTAssertEqual(object["pausedAtSeconds"] as? Double, 0.5)
+        XCTAssertEqual((object["stageMsPerStep"] as? [String: Double])?["solve"], 0.25)
+        XCTAssertTrue(s.table().contains("paused at") && s.table().contains("solve ms/step"))
+    }
+}
