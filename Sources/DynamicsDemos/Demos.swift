@@ -42,7 +42,10 @@ public struct Demo {
         return (result, context.recorders.map(\.recording))
     }
 
-    public static let all: [Demo] = [fallingSquare, bouncyFall, pendulum, newtonsCradle, snapToCorners, pileOf400]
+    public static let all: [Demo] = [
+        fallingSquare, flick, stickyCorners, dropInDialog, dropShade, positionToBounds, dragOffScreen, bouncyFall,
+        pendulum, newtonsCradle, snapToCorners, pileOf400,
+    ]
 
     public static func named(_ name: String) -> Demo? { all.first { $0.name == name } }
 
