@@ -43,8 +43,8 @@ public struct Demo {
     }
 
     public static let all: [Demo] = [
-        fallingSquare, flick, stickyCorners, dropInDialog, dropShade, positionToBounds, dragOffScreen, bouncyFall,
-        pendulum, newtonsCradle, snapToCorners, pileOf400,
+        fallingSquare, flick, stickyCorners, dropInDialog, dropShade, positionToBounds, dragOffScreen, collectionDrag,
+        bouncyFall, pendulum, newtonsCradle, snapToCorners, pileOf400,
     ]
 
     public static func named(_ name: String) -> Demo? { all.first { $0.name == name } }
