@@ -142,31 +142,40 @@ extension Demo {
 
     /// Drop shade: a scripted pan pulls a full-screen shade down from the top; released past the middle or fast
     /// enough, it opens (else it closes again).
-    static let dropShade = Demo(name: "drop-shade", summary: "pan a shade down; on release an attachment opens it, it bounces off the bottom edge with a haptic") { context in
-        let animator = DynamicAnimator(referenceBounds: screen)
-        let closedY = -screen.height / 2 + 60
-        let shade = HeadlessItem(center: CGPoint(x: screen.midX, y: closedY), size: screen.size, name: "shade", color: "#8e8e93")
-        let controller = ShadeController()
-        animator.delegate = controller
-        context.watch(animator, items: [shade], title: "drop shade")
-        // The pan: the shade follows the finger down 250 pt in 0.25 s (an attachment at its centre, moved by the pan).
-        let drag = AttachmentBehavior(item: shade, attachedToAnchor: shade.center)
-        drag.length = 0
-        animator.addBehavior(drag)
-        for k in 1...15 {
-            drag.anchorPoint = CGPoint(x: screen.midX, y: closedY + 250 * CGFloat(k) / 15)
-            animator.step()
+    static let dropShade = Demo(name: "drop-shade", summary: "pan a shade down; on release an attachment opens it (bouncing off the bottom edge with a haptic) or closes it") { context in
+        /// One pan of `distance` pt in 0.25 s, released at `releaseSpeed` pt/s.
+        func pull(distance: CGFloat, releaseSpeed: CGFloat, title: String) -> (outcome: String?, haptics: Int, progress: ClosedRange<CGFloat>, y: CGFloat) {
+            let animator = DynamicAnimator(referenceBounds: screen)
+            let closedY = -screen.height / 2 + 60
+            let shade = HeadlessItem(center: CGPoint(x: screen.midX, y: closedY), size: screen.size, name: "shade", color: "#8e8e93")
+            let controller = ShadeController()
+            animator.delegate = controller
+            context.watch(animator, items: [shade], title: title)
+            // The shade follows the finger: an attachment at its centre, moved by the pan.
+            let drag = AttachmentBehavior(item: shade, attachedToAnchor: shade.center)
+            drag.length = 0
+            animator.addBehavior(drag)
+            for k in 1...15 {
+                drag.anchorPoint = CGPoint(x: screen.midX, y: closedY + distance * CGFloat(k) / 15)
+                animator.step()
+            }
+            animator.removeBehavior(drag)
+            // Past the middle of its travel, or released fast downwards: open; otherwise close again.
+            controller.opening = shade.center.y - closedY > (screen.midY - closedY) / 2 || releaseSpeed > 500
+            let release = ShadeBehavior(shade: shade, in: screen, open: controller.opening, closedY: closedY)
+            var low: CGFloat = .infinity, high: CGFloat = -.infinity
+            release.progress = { low = min(low, $0); high = max(high, $0) }
+            animator.addBehavior(release)
+            animator.runUntilPaused(timeout: 15)
+            return (controller.outcome, release.haptics, low...high, shade.center.y)
         }
-        let releaseSpeed: CGFloat = 1000
-        animator.removeBehavior(drag)
-        controller.opening = shade.center.y - closedY > (screen.midY - closedY) / 2 || releaseSpeed > 500
-        let release = ShadeBehavior(shade: shade, in: screen, open: controller.opening, closedY: closedY)
-        var furthest: CGFloat = 0
-        release.progress = { furthest = max(furthest, $0) }
-        animator.addBehavior(release)
-        animator.runUntilPaused(timeout: 15)
-        let open = abs(shade.center.y - screen.midY) < 2
-        return DemoResult(open && release.haptics >= 1 && controller.outcome == "finished (open)" && furthest > 0.98,
-                          "\(controller.outcome ?? "did not pause"); \(release.haptics) haptic(s) at the bottom edge; progress reached \(String(format: "%.2f", Double(furthest)))")
+        let flung = pull(distance: 250, releaseSpeed: 1000, title: "drop shade: flung open")
+        let nudged = pull(distance: 80, releaseSpeed: 100, title: "drop shade: nudged, closes again")
+        let opened = flung.outcome == "finished (open)" && flung.haptics >= 1 && flung.progress.upperBound > 0.98
+            && abs(flung.y - screen.midY) < 2
+        let closed = nudged.outcome == "cancelled (closed)" && nudged.haptics == 0 && nudged.progress.lowerBound < 0.02
+            && abs(nudged.y - (-screen.height / 2 + 60)) < 2
+        return DemoResult(opened && closed,
+                          "flung: \(flung.outcome ?? "did not pause"), \(flung.haptics) haptic(s), progress up to \(String(format: "%.2f", Double(flung.progress.upperBound))); nudged: \(nudged.outcome ?? "did not pause"), progress back to \(String(format: "%.2f", Double(nudged.progress.lowerBound)))")
     }
 }
