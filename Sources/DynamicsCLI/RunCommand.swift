@@ -35,18 +35,14 @@ struct RunSummary {
 
     func json() -> String {
         var fields = [
-            "\"profile\":\(jsonQuote(profile))", "\"items\":\(items)", "\"steps\":\(steps)",
+            "\"profile\":\(jsonString(profile))", "\"items\":\(items)", "\"steps\":\(steps)",
             "\"simulatedSeconds\":\(simulated)", "\"wallSeconds\":\(wall)", "\"stepsPerSecond\":\(stepsPerSecond)",
             "\"awakeItems\":\(awake)", "\"contacts\":\(contacts)",
             "\"pausedAtSeconds\":\(pausedAt.map { "\($0)" } ?? "null")",
         ]
-        fields.append("\"stageMsPerStep\":{" + stages.map { "\(jsonQuote($0.0)):\($0.1)" }.joined(separator: ",") + "}")
+        fields.append("\"stageMsPerStep\":{" + stages.map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}")
         return "{" + fields.joined(separator: ",") + "}"
     }
-}
-
-func jsonQuote(_ s: String) -> String {
-    "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
 }
 
 /// A progress bar on a terminal, plain lines every tenth otherwise; on standard error, so `--json` stays clean.

@@ -41,7 +41,7 @@ struct Scene: ParsableCommand {
             let t = clock.now
             world.step(dt: 1.0 / 60, substeps: substeps)
             let d = clock.now - t
-            times.append(Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
+            times.append(milliseconds(d))
             if verbose && (s + 1) % 60 == 0 { print("step \(s + 1): awake \(world.awakeBodyCount), contacts \(world.contactCount), \(world.profile)") }
         }
         let mean = times.reduce(0, +) / Double(times.count)

@@ -97,7 +97,6 @@ extension World {
         let list = UnsafeBufferPointer(start: freeFields.base, count: freeFieldCount)
         guard let first = list.first else { freeProgram = .none; return }
         var c = FreeCentral()
-        c.cx = first.cx; c.cy = first.cy
         c.cxy = SIMD4(first.cx[0], first.cy[0], first.cx[0], first.cy[0])
         var inverseMin: SIMD4<Float>?, plainMin: SIMD4<Float>?
         var mask: UInt8 = 0
@@ -192,9 +191,9 @@ enum FreeProgram {
 @usableFromInline
 struct FreeCentral {
     typealias V = SIMD4<Float>
-    var cx = V.zero, cy = V.zero, minR = V.zero, invMinR = V.zero
-    /// (cx, cy, cx, cy).
+    /// The centre as (x, y, x, y), the layout of stored position pairs.
     var cxy = V.zero
+    var minR = V.zero, invMinR = V.zero
     var a0 = V.zero, a1 = V.zero, a2 = V.zero, am = V.zero
     var b0 = V.zero, b1 = V.zero, b2 = V.zero, bm = V.zero
 }

@@ -511,49 +511,50 @@ public final class World {
     /// Per-substep damping factors, and the closed form of the substeps for a body nothing constrains: with
     /// d = e^(−c·h), n substeps of v ← (v + h·a)·d, x ← x + h·v give v_n = dⁿ·v₀ + h·S·a and
     /// x_n = x₀ + h·S·v₀ + h²·T·a, where S = Σ_{k=1…n} dᵏ and T = Σ_{j=1…n} Σ_{k=1…j} dᵏ.
+    /// The per-substep linear factor d = e^(−damping·h) and the closed form of `n` substeps:
+    /// (dⁿ, h·Σdᵏ, h²·ΣΣdᵏ) for velocity decay, velocity gain and position gain (see the free-motion pass).
+    static func dampingTerms(_ damping: Float, h: Float, substeps n: Int) -> (d: Float, decay: Float, gain: Float, positionGain: Float) {
+        let d = _exp(-damping * h)
+        var power: Float = 1, sum: Float = 0, sumOfSums: Float = 0
+        for _ in 0..<n { power *= d; sum += power; sumOfSums += sum }
+        return (d, power, h * sum, h * h * sumOfSums)
+    }
+
+    var dampingStep: (h: Float, n: Int) {
+        (dampingH > 0 ? dampingH : Float(1.0 / 240.0), dampingSubsteps > 0 ? dampingSubsteps : 4)
+    }
+
     /// `updateDampingFactors(slot:id:)` for every body, when the substep length or count changes: over raw
-    /// columns, and reusing the factors of the previous body when its damping is the same (the common case), so
+    /// columns, and reusing the terms of the previous body when its damping is the same (the common case), so
     /// ten thousand bodies cost well under a millisecond on the first step.
     func updateAllDampingFactors() {
-        let h = dampingH > 0 ? dampingH : Float(1.0 / 240.0)
-        let n = dampingSubsteps > 0 ? dampingSubsteps : 4
+        let (h, n) = dampingStep
         let linear = bodies.linearDamping, angular = bodies.angularDamping, index = bodies.bodyIndex.base
         let linearFactor = bodies.linearDampingFactor.base, angularFactor = bodies.angularDampingFactor.base
         let decay = bodies.freeDecay.base, gain = bodies.freeGain.base, positionGain = bodies.freePositionGain.base
         var lastLinear = Float.nan, lastAngular = Float.nan
-        var d: Float = 1, da: Float = 1, power: Float = 1, sum: Float = 0, sumOfSums: Float = 0
+        var terms = Self.dampingTerms(0, h: h, substeps: n), da: Float = 1
         for s in 0..<bodies.count {
             let i = Int(index[s])
             let l = linear[i], a = angular[i]
-            if l != lastLinear {
-                lastLinear = l
-                d = _exp(-l * h)
-                power = 1; sum = 0; sumOfSums = 0
-                for _ in 0..<n { power *= d; sum += power; sumOfSums += sum }
-            }
-            if a != lastAngular {
-                lastAngular = a
-                da = _exp(-a * h)
-            }
-            linearFactor[s] = Vec2(repeating: d)
+            if l != lastLinear { lastLinear = l; terms = Self.dampingTerms(l, h: h, substeps: n) }
+            if a != lastAngular { lastAngular = a; da = _exp(-a * h) }
+            linearFactor[s] = Vec2(repeating: terms.d)
             angularFactor[s] = da
-            decay[s] = power
-            gain[s] = h * sum
-            positionGain[s] = h * h * sumOfSums
+            decay[s] = terms.decay
+            gain[s] = terms.gain
+            positionGain[s] = terms.positionGain
         }
     }
 
     func updateDampingFactors(slot s: Int, id i: Int) {
-        let h = dampingH > 0 ? dampingH : Float(1.0 / 240.0)
-        let n = dampingSubsteps > 0 ? dampingSubsteps : 4
-        let d = _exp(-bodies.linearDamping[i] * h)
-        bodies.linearDampingFactor[s] = Vec2(repeating: d)
+        let (h, n) = dampingStep
+        let terms = Self.dampingTerms(bodies.linearDamping[i], h: h, substeps: n)
+        bodies.linearDampingFactor[s] = Vec2(repeating: terms.d)
         bodies.angularDampingFactor[s] = _exp(-bodies.angularDamping[i] * h)
-        var power: Float = 1, sum: Float = 0, sumOfSums: Float = 0
-        for _ in 0..<n { power *= d; sum += power; sumOfSums += sum }
-        bodies.freeDecay[s] = power
-        bodies.freeGain[s] = h * sum
-        bodies.freePositionGain[s] = h * h * sumOfSums
+        bodies.freeDecay[s] = terms.decay
+        bodies.freeGain[s] = terms.gain
+        bodies.freePositionGain[s] = terms.positionGain
     }
 
     /// Replaces the body's shapes (and so its mass); keeps the origin where it is.

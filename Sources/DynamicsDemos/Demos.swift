@@ -82,20 +82,16 @@ public struct Demo {
     static let bouncyFall = Demo(name: "bouncy-fall", summary: "the WWDC BouncyFallBehavior composite (gravity + collision + elasticity) drops five squares") { context in
         let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 320, height: 568))
         let items = (0..<5).map { HeadlessItem(center: CGPoint(x: 40 + CGFloat($0) * 60, y: 60 + CGFloat($0) * 30), size: CGSize(width: 40, height: 40)) }
-        let log = BounceCounter()
+        let log = ContactLog()
         let behavior = BouncyFallBehavior(items: items)
         (behavior.childBehaviors[1] as! CollisionBehavior).collisionDelegate = log
         animator.addBehavior(behavior)
         context.watch(animator, items: items, title: "bouncy fall")
         let paused = animator.runUntilPaused(timeout: 20)
         let resting = items.allSatisfy { abs($0.center.y - 548) < 2.5 }
-        return DemoResult(paused && resting && log.floorHits > 5, "\(log.floorHits) bounces reported, all 5 items resting on the floor: \(resting)")
+        return DemoResult(paused && resting && log.boundaryHits > 5, "\(log.boundaryHits) bounces reported, all 5 items resting on the floor: \(resting)")
     }
 
-    final class BounceCounter: CollisionBehaviorDelegate {
-        var floorHits = 0
-        func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item: DynamicItem, withBoundaryIdentifier identifier: AnyHashable?, at point: CGPoint) { floorHits += 1 }
-    }
 
     /// A rigid attachment of 100 pt: a pendulum with period 2π√(L/g) ≈ 1.99 s.
     static let pendulum = Demo(name: "pendulum", summary: "a rigid attachment to an anchor swings with the period 2π√(L/g)") { context in

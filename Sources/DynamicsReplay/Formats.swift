@@ -118,7 +118,8 @@ func num(_ v: Double) -> String {
 }
 func num(_ v: CGFloat) -> String { num(Double(v)) }
 
-func jsonString(_ s: String) -> String {
+/// `s` as a JSON string literal (with `<` escaped, so it can sit inside an HTML script element).
+public func jsonString(_ s: String) -> String {
     var out = "\""
     for u in s.unicodeScalars {
         switch u {

@@ -109,7 +109,7 @@ public final class Recorder {
             r.states.append(Float(item.transform.rotationAngle))
         }
         var joints: [Float] = [], snaps: [Float] = [], outlines: [[CGPoint]] = []
-        func visit(_ b: DynamicBehavior) {
+        Self.forEachBehavior(in: animator) { b in
             if let a = b as? AttachmentBehavior {
                 let (p, q) = a.attachmentPoints
                 joints += [Float(p.x), Float(p.y), Float(q.x), Float(q.y)]
@@ -126,9 +126,7 @@ public final class Recorder {
                     if let path = c.boundary(withIdentifier: id) { outlines += path.polylines() }
                 }
             }
-            for child in b.childBehaviors { visit(child) }
         }
-        for b in animator.behaviors { visit(b) }
         r.joints.append(joints)
         r.snaps.append(snaps)
         r.contacts.append(pendingContacts)
@@ -138,6 +136,15 @@ public final class Recorder {
         if r.boundaryChanges.last?.outlines != outlines { r.boundaryChanges.append((frame, outlines)) }
     }
 
+    /// Every behavior in the animator's tree, in pre-order.
+    private static func forEachBehavior(in animator: DynamicAnimator, _ body: (DynamicBehavior) -> Void) {
+        func visit(_ b: DynamicBehavior) {
+            body(b)
+            for child in b.childBehaviors { visit(child) }
+        }
+        for b in animator.behaviors { visit(b) }
+    }
+
     private static func viewBox(animator: DynamicAnimator, items: [DynamicItem]) -> CGRect {
         if let rb = animator.referenceBounds, rb.width > 0, rb.height > 0 { return rb }
         var lo = CGPoint(x: CGFloat.infinity, y: .infinity), hi = CGPoint(x: -CGFloat.infinity, y: -.infinity)
@@ -145,12 +152,10 @@ public final class Recorder {
             lo = CGPoint(x: min(lo.x, p.x - r), y: min(lo.y, p.y - r)); hi = CGPoint(x: max(hi.x, p.x + r), y: max(hi.y, p.y + r))
         }
         for item in items { include(item.center, max(item.bounds.width, item.bounds.height)) }
-        func visit(_ b: DynamicBehavior) {
+        forEachBehavior(in: animator) { b in
             if let a = b as? AttachmentBehavior { include(a.attachmentPoints.0, 10); include(a.attachmentPoints.1, 10) }
             if let s = b as? SnapBehavior { include(s.snapPoint, 10) }
-            for child in b.childBehaviors { visit(child) }
         }
-        for b in animator.behaviors { visit(b) }
         guard lo.x.isFinite, hi.x.isFinite else { return CGRect(x: 0, y: 0, width: 100, height: 100) }
         // A margin of a quarter on every side, so motion near the start stays in view.
         let w = max(hi.x - lo.x, 50), h = max(hi.y - lo.y, 50)
