@@ -190,7 +190,10 @@ for profile in profiles {
     }
 }
 
-var cArguments = arguments.map { strdup($0) }
+// Google Benchmark removes the flags it recognises by moving the later pointers down in place, so the array it gets
+// is scratch: the strings are freed from a separate list of what was allocated.
+let ownedArguments = arguments.map { strdup($0) }
+var cArguments = ownedArguments
 let status = dk_benchmark_main(Int32(cArguments.count), &cArguments)
-cArguments.forEach { free($0) }
+ownedArguments.forEach { free($0) }
 exit(status)
