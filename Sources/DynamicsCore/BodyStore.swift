@@ -8,61 +8,61 @@
 @usableFromInline
 final class BodyStore {
     // MARK: hot columns, by slot
-    @usableFromInline var position = Column<Vec2>()        // center of mass, world, points
-    @usableFromInline var rotation = Column<Rot>()
-    @usableFromInline var velocity = Column<Vec2>()        // points/s
-    @usableFromInline var angularVelocity = Column<Float>() // rad/s
-    @usableFromInline var invMass = Column<Float>()
+    @exclusivity(unchecked) @usableFromInline var position = Column<Vec2>()        // center of mass, world, points
+    @exclusivity(unchecked) @usableFromInline var rotation = Column<Rot>()
+    @exclusivity(unchecked) @usableFromInline var velocity = Column<Vec2>()        // points/s
+    @exclusivity(unchecked) @usableFromInline var angularVelocity = Column<Float>() // rad/s
+    @exclusivity(unchecked) @usableFromInline var invMass = Column<Float>()
     /// The inverse mass twice, so the linear integration runs elementwise over 2n floats (vectorized).
-    @usableFromInline var invMass2 = Column<Vec2>()
-    @usableFromInline var invInertia = Column<Float>()
-    @usableFromInline var gravity = Column<Vec2>()         // points/s²
-    @usableFromInline var force = Column<Vec2>()           // constant force, mass·points/s²
+    @exclusivity(unchecked) @usableFromInline var invMass2 = Column<Vec2>()
+    @exclusivity(unchecked) @usableFromInline var invInertia = Column<Float>()
+    @exclusivity(unchecked) @usableFromInline var gravity = Column<Vec2>()         // points/s²
+    @exclusivity(unchecked) @usableFromInline var force = Column<Vec2>()           // constant force, mass·points/s²
     /// Torque of constant forces applied at body-local offsets: torque = c·torqueA − s·torqueB (see World+Forces).
-    @usableFromInline var torqueA = Column<Float>()
-    @usableFromInline var torqueB = Column<Float>()
-    @usableFromInline var linearDampingFactor = Column<Vec2>()    // per substep, exp(−rate·h), twice (as invMass2)
-    @usableFromInline var angularDampingFactor = Column<Float>()
+    @exclusivity(unchecked) @usableFromInline var torqueA = Column<Float>()
+    @exclusivity(unchecked) @usableFromInline var torqueB = Column<Float>()
+    @exclusivity(unchecked) @usableFromInline var linearDampingFactor = Column<Vec2>()    // per substep, exp(−rate·h), twice (as invMass2)
+    @exclusivity(unchecked) @usableFromInline var angularDampingFactor = Column<Float>()
     /// The substeps of a body that nothing constrains, in closed form (see `World.updateDampingFactors`): after
     /// n substeps of h under a constant acceleration a, v ← decay·v + gain·a and x ← x + gain·v₀ + positionGain·a.
-    @usableFromInline var freeDecay = Column<Float>()
-    @usableFromInline var freeGain = Column<Float>()
-    @usableFromInline var freePositionGain = Column<Float>()
-    @usableFromInline var sleepTime = Column<Float>()
+    @exclusivity(unchecked) @usableFromInline var freeDecay = Column<Float>()
+    @exclusivity(unchecked) @usableFromInline var freeGain = Column<Float>()
+    @exclusivity(unchecked) @usableFromInline var freePositionGain = Column<Float>()
+    @exclusivity(unchecked) @usableFromInline var sleepTime = Column<Float>()
     /// Where the body was when its current rest window began (see World+Islands).
-    @usableFromInline var restAnchor = Column<Vec2>()
-    @usableFromInline var restAnchorRotation = Column<Rot>()
-    @usableFromInline var extent = Column<Float>()          // largest distance of any shape point from the COM
-    @usableFromInline var bodyIndex = Column<Int32>()      // slot -> id index
-    @usableFromInline var count = 0
-    @usableFromInline var awakeCount = 0
+    @exclusivity(unchecked) @usableFromInline var restAnchor = Column<Vec2>()
+    @exclusivity(unchecked) @usableFromInline var restAnchorRotation = Column<Rot>()
+    @exclusivity(unchecked) @usableFromInline var extent = Column<Float>()          // largest distance of any shape point from the COM
+    @exclusivity(unchecked) @usableFromInline var bodyIndex = Column<Int32>()      // slot -> id index
+    @exclusivity(unchecked) @usableFromInline var count = 0
+    @exclusivity(unchecked) @usableFromInline var awakeCount = 0
 
     // MARK: cold columns, by id index
-    @usableFromInline var slot: [Int32] = []
-    @usableFromInline var generation: [UInt32] = []
-    @usableFromInline var alive: [Bool] = []
-    @usableFromInline var type: [BodyType] = []
-    @usableFromInline var shapeStart: [Int32] = []
-    @usableFromInline var shapeCount: [Int32] = []
-    @usableFromInline var localCenter: [Vec2] = []         // COM in the body-origin frame
-    @usableFromInline var mass: [Float] = []
-    @usableFromInline var inertia: [Float] = []            // about the COM, before allowsRotation
-    @usableFromInline var allowsRotation: [Bool] = []
-    @usableFromInline var restitution: [Float] = []
-    @usableFromInline var friction: [Float] = []
-    @usableFromInline var charge: [Float] = []
-    @usableFromInline var linearDamping: [Float] = []
-    @usableFromInline var angularDamping: [Float] = []
-    @usableFromInline var collisionClass: [Int32] = []
-    @usableFromInline var userTag: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var slot: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var generation: [UInt32] = []
+    @exclusivity(unchecked) @usableFromInline var alive: [Bool] = []
+    @exclusivity(unchecked) @usableFromInline var type: [BodyType] = []
+    @exclusivity(unchecked) @usableFromInline var shapeStart: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var shapeCount: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var localCenter: [Vec2] = []         // COM in the body-origin frame
+    @exclusivity(unchecked) @usableFromInline var mass: [Float] = []
+    @exclusivity(unchecked) @usableFromInline var inertia: [Float] = []            // about the COM, before allowsRotation
+    @exclusivity(unchecked) @usableFromInline var allowsRotation: [Bool] = []
+    @exclusivity(unchecked) @usableFromInline var restitution: [Float] = []
+    @exclusivity(unchecked) @usableFromInline var friction: [Float] = []
+    @exclusivity(unchecked) @usableFromInline var charge: [Float] = []
+    @exclusivity(unchecked) @usableFromInline var linearDamping: [Float] = []
+    @exclusivity(unchecked) @usableFromInline var angularDamping: [Float] = []
+    @exclusivity(unchecked) @usableFromInline var collisionClass: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var userTag: [Int32] = []
     /// Index of the sleeping island holding the body, or -1.
-    @usableFromInline var sleepingIsland: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var sleepingIsland: [Int32] = []
     /// For static and sleeping bodies: the AABB they are binned with in the static grid (valid when `binned`).
-    @usableFromInline var staticBox: [AABB] = []
-    @usableFromInline var binned: [Bool] = []
+    @exclusivity(unchecked) @usableFromInline var staticBox: [AABB] = []
+    @exclusivity(unchecked) @usableFromInline var binned: [Bool] = []
     /// Joints attached to the body (ids' indices), for waking and destruction.
-    @usableFromInline var joints: [[Int32]] = []
-    @usableFromInline var freeIDs: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var joints: [[Int32]] = []
+    @exclusivity(unchecked) @usableFromInline var freeIDs: [Int32] = []
 
     init() {}
 

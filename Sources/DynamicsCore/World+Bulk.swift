@@ -1,34 +1,65 @@
 /// Read access to every body's state at once, without a call per body. Valid only inside the closure passed to
 /// `World.withBodyStates(_:)`; do not step or change the world from inside it.
+///
+/// It reads the columns through pointers taken once for the closure: a read is a load, with none of the access
+/// checks of going through the world object (a write-back of 10,000 items reads 10,000 of each).
 public struct BodyStates {
-    @usableFromInline let world: World
-    @usableFromInline init(world: World) { self.world = world }
-
     /// Number of bodies (awake first, then sleeping and static).
-    @inlinable public var count: Int { world.bodies.count }
+    public let count: Int
     /// Bodies `0 ..< awakeCount` are awake.
-    @inlinable public var awakeCount: Int { world.bodies.awakeCount }
+    public let awakeCount: Int
+    @usableFromInline let position: UnsafePointer<Vec2>, rotations: UnsafePointer<Rot>
+    @usableFromInline let velocities: UnsafePointer<Vec2>, angularVelocities: UnsafePointer<Float>
+    @usableFromInline let bodyIndex: UnsafePointer<Int32>
+    /// Per body id (the id arrays; empty when the world has no body yet).
+    @usableFromInline let generation: UnsafeBufferPointer<UInt32>, localCenter: UnsafeBufferPointer<Vec2>
+    @usableFromInline let userTags: UnsafeBufferPointer<Int32>, types: UnsafeBufferPointer<BodyType>
+
+    @usableFromInline init(count: Int, awakeCount: Int, position: UnsafePointer<Vec2>, rotations: UnsafePointer<Rot>,
+                           velocities: UnsafePointer<Vec2>, angularVelocities: UnsafePointer<Float>,
+                           bodyIndex: UnsafePointer<Int32>, generation: UnsafeBufferPointer<UInt32>,
+                           localCenter: UnsafeBufferPointer<Vec2>, userTags: UnsafeBufferPointer<Int32>,
+                           types: UnsafeBufferPointer<BodyType>) {
+        self.count = count; self.awakeCount = awakeCount
+        self.position = position; self.rotations = rotations
+        self.velocities = velocities; self.angularVelocities = angularVelocities
+        self.bodyIndex = bodyIndex; self.generation = generation
+        self.localCenter = localCenter; self.userTags = userTags; self.types = types
+    }
 
     @inlinable public func id(at k: Int) -> BodyID {
-        let i = Int(world.bodies.bodyIndex[k])
-        return BodyID(index: Int32(i), generation: world.bodies.generation[i])
+        let i = Int(bodyIndex[k])
+        return BodyID(index: Int32(i), generation: generation[i])
     }
     /// The body origin (item center), points.
     @inlinable public func origin(at k: Int) -> Vec2 {
-        let i = Int(world.bodies.bodyIndex[k])
-        return world.bodies.position[k] - world.bodies.rotation[k].rotate(world.bodies.localCenter[i])
+        position[k] - rotations[k].rotate(localCenter[Int(bodyIndex[k])])
     }
-    @inlinable public func rotation(at k: Int) -> Rot { world.bodies.rotation[k] }
-    @inlinable public func velocity(at k: Int) -> Vec2 { world.bodies.velocity[k] }
-    @inlinable public func angularVelocity(at k: Int) -> Float { world.bodies.angularVelocity[k] }
-    @inlinable public func userTag(at k: Int) -> Int32 { world.bodies.userTag[Int(world.bodies.bodyIndex[k])] }
-    @inlinable public func isStatic(at k: Int) -> Bool { world.bodies.type[Int(world.bodies.bodyIndex[k])] == .static }
+    @inlinable public func rotation(at k: Int) -> Rot { rotations[k] }
+    @inlinable public func velocity(at k: Int) -> Vec2 { velocities[k] }
+    @inlinable public func angularVelocity(at k: Int) -> Float { angularVelocities[k] }
+    @inlinable public func userTag(at k: Int) -> Int32 { userTags[Int(bodyIndex[k])] }
+    @inlinable public func isStatic(at k: Int) -> Bool { types[Int(bodyIndex[k])] == .static }
 }
 
 extension World {
     /// Calls `body` with a view of all body states (see `BodyStates`).
     @inlinable public func withBodyStates<R>(_ body: (BodyStates) throws -> R) rethrows -> R {
-        try body(BodyStates(world: self))
+        let b = bodies
+        return try b.localCenter.withUnsafeBufferPointer { lc in
+            try b.userTag.withUnsafeBufferPointer { tags in
+                try b.generation.withUnsafeBufferPointer { gen in
+                    try b.type.withUnsafeBufferPointer { types in
+                        try body(BodyStates(count: b.count, awakeCount: b.awakeCount,
+                                            position: UnsafePointer(b.position.base), rotations: UnsafePointer(b.rotation.base),
+                                            velocities: UnsafePointer(b.velocity.base),
+                                            angularVelocities: UnsafePointer(b.angularVelocity.base),
+                                            bodyIndex: UnsafePointer(b.bodyIndex.base), generation: gen,
+                                            localCenter: lc, userTags: tags, types: types))
+                    }
+                }
+            }
+        }
     }
 
     /// Contacts currently touching, as (body A, body B, first point) triples (for drawing and checks).

@@ -13,7 +13,13 @@ import DynamicsSIMD
 // set of falloffs present, so the common swarm costs one square root and one division per four bodies); and the
 // general loop over any compiled fields. Its vector operations come from DynamicsSIMD where the standard
 // library's generic SIMD members would be lowered lane by lane; check the generated code of any change here
-// (callgrind counts about 125 instructions per group of four on field_swarm).
+// (callgrind counts about 115 instructions per group of four on field_swarm). A second dimension of
+// specialisation drops gravity, forces, torques, spring fields and per-body damping terms when none is in use.
+//
+// The pass is bound by instruction throughput, not by the square root's latency: a version in two sweeps per
+// block (fields into a buffer, then integration) measured slower. Most of what remains is the (x, y)-pair layout
+// of the position and velocity columns: 12 of the 115 instructions split and re-merge pairs, and SSE2's
+// two-operand form adds the register copies around them.
 
 /// ⌊q⌋ for 0 ≤ q < 2²³ without a rounding instruction (SSE2 has none): adding and removing 2²³ rounds to the
 /// nearest integer, which is then corrected down. The rest test uses it to tell when a body's rest time enters a
@@ -109,6 +115,7 @@ extension World {
                 if let m = inverseMin, m != f.minR { freeProgram = .general; return }
                 inverseMin = f.minR
                 c.invMinR = f.invMinR
+                c.invMinR2 = f.invMinR * f.invMinR
             } else if f.falloff == -1 {
                 if let m = plainMin, m != f.minR { freeProgram = .general; return }
                 plainMin = f.minR
@@ -147,29 +154,42 @@ extension World {
     func freeMotionPass(dt: Float, h: Float, substeps: Int) -> Bool {
         guard bodies.awakeCount > 0 else { return false }
         let k = FreeKernel(world: self, dt: dt, h: h, substeps: substeps)
-        // One specialised kernel per program: the central form per set of falloffs present.
+        // Without gravity, constant forces, torques, spring fields or linear damping (a field swarm), the kernel has
+        // none of their tests or loads, and every body shares one set of integration terms.
+        if k.gravityOn || k.forceOn || k.torqueOn || k.springs || linearDampingInUse {
+            return k.dispatch(FreeOn.self, freeProgram)
+        }
+        return k.dispatch(FreeOff.self, freeProgram)
+    }
+}
+
+extension FreeKernel {
+    /// One specialised kernel per program: the central form per set of falloffs present; `E` says whether gravity,
+    /// forces, torques, spring fields or linear damping are in use.
+    @inline(__always)
+    func dispatch<E: FreeFlag>(_: E.Type, _ program: FreeProgram) -> Bool {
         typealias Y = FreeOn
         typealias N = FreeOff
-        switch freeProgram {
-        case .none: return k.run(FreeNoFields.self)
-        case .general: return k.run(FreeGeneralFields.self)
+        switch program {
+        case .none: return run(FreeNoFields.self, E.self)
+        case .general: return run(FreeGeneralFields.self, E.self)
         case .central(let mask):
             switch mask {
-            case 1: return k.run(FreeCentralFields<Y, N, N, N>.self)
-            case 2: return k.run(FreeCentralFields<N, Y, N, N>.self)
-            case 3: return k.run(FreeCentralFields<Y, Y, N, N>.self)
-            case 4: return k.run(FreeCentralFields<N, N, Y, N>.self)
-            case 5: return k.run(FreeCentralFields<Y, N, Y, N>.self)
-            case 6: return k.run(FreeCentralFields<N, Y, Y, N>.self)
-            case 7: return k.run(FreeCentralFields<Y, Y, Y, N>.self)
-            case 8: return k.run(FreeCentralFields<N, N, N, Y>.self)
-            case 9: return k.run(FreeCentralFields<Y, N, N, Y>.self)
-            case 10: return k.run(FreeCentralFields<N, Y, N, Y>.self)
-            case 11: return k.run(FreeCentralFields<Y, Y, N, Y>.self)
-            case 12: return k.run(FreeCentralFields<N, N, Y, Y>.self)
-            case 13: return k.run(FreeCentralFields<Y, N, Y, Y>.self)
-            case 14: return k.run(FreeCentralFields<N, Y, Y, Y>.self)
-            default: return k.run(FreeCentralFields<Y, Y, Y, Y>.self)
+            case 1: return run(FreeCentralFields<Y, N, N, N>.self, E.self)
+            case 2: return run(FreeCentralFields<N, Y, N, N>.self, E.self)
+            case 3: return run(FreeCentralFields<Y, Y, N, N>.self, E.self)
+            case 4: return run(FreeCentralFields<N, N, Y, N>.self, E.self)
+            case 5: return run(FreeCentralFields<Y, N, Y, N>.self, E.self)
+            case 6: return run(FreeCentralFields<N, Y, Y, N>.self, E.self)
+            case 7: return run(FreeCentralFields<Y, Y, Y, N>.self, E.self)
+            case 8: return run(FreeCentralFields<N, N, N, Y>.self, E.self)
+            case 9: return run(FreeCentralFields<Y, N, N, Y>.self, E.self)
+            case 10: return run(FreeCentralFields<N, Y, N, Y>.self, E.self)
+            case 11: return run(FreeCentralFields<Y, Y, N, Y>.self, E.self)
+            case 12: return run(FreeCentralFields<N, N, Y, Y>.self, E.self)
+            case 13: return run(FreeCentralFields<Y, N, Y, Y>.self, E.self)
+            case 14: return run(FreeCentralFields<N, Y, Y, Y>.self, E.self)
+            default: return run(FreeCentralFields<Y, Y, Y, Y>.self, E.self)
             }
         }
     }
@@ -193,7 +213,7 @@ struct FreeCentral {
     typealias V = SIMD4<Float>
     /// The centre as (x, y, x, y), the layout of stored position pairs.
     var cxy = V.zero
-    var minR = V.zero, invMinR = V.zero
+    var minR = V.zero, invMinR = V.zero, invMinR2 = V.zero
     var a0 = V.zero, a1 = V.zero, a2 = V.zero, am = V.zero
     var b0 = V.zero, b1 = V.zero, b2 = V.zero, bm = V.zero
 }
@@ -204,6 +224,7 @@ struct FreeCentral {
 
 /// A field evaluator of the free-motion pass, specialised into its kernel.
 @usableFromInline protocol FreeAccelerator {
+
     /// Adds the field accelerations (a) and forces (f) at the positions (x, y) of four bodies.
     /// p0 and p1 are the same positions as stored, in (x, y) pairs.
     static func add(_ x: SIMD4<Float>, _ y: SIMD4<Float>, _ p0: SIMD4<Float>, _ p1: SIMD4<Float>,
@@ -228,16 +249,25 @@ struct FreeCentral {
         // The offsets from the centre taken on the stored pairs, then split: the form LLVM keeps in whole vectors.
         let q0 = p0 - c.cxy, q1 = p1 - c.cxy
         let dx = dk_opaque4(dk_even4(q0, q1)), dy = dk_opaque4(dk_odd4(q0, q1))
-        let dist = dk_sqrt4(dx * dx + dy * dy)
-        let inv = dk_select4(dk_le4(dist, .zero), .zero, 1 / dist)
+        // The square root and the division run side by side (1/r = r/r²), not one after the other: the pass is
+        // bound by this chain's latency. r² below the smallest normal float counts as the centre (no direction).
+        let d2 = dx * dx + dy * dy
+        let atCentre = dk_lt4(d2, V(repeating: .leastNormalMagnitude))
+        let dist = dk_sqrt4(d2)
+        let inv2 = dk_select4(atCentre, .zero, 1 / d2)
+        let inv = dist * inv2
         // Sums start at −0, which LLVM folds away (x + −0 = x exactly; + 0 would not fold).
         var a = V(repeating: -0.0), b = V(repeating: -0.0)
         if F0.on { a = c.a0; b = c.b0 }
-        if F1.on || F2.on {
+        if F1.on {
             // 1 / max(dist / 100, minR) without a second division.
             let u = dk_min4(100 * inv, c.invMinR)
-            if F1.on { a = a + (c.a1 * u); b = b + (c.b1 * u) }
-            if F2.on { let u2 = u * u; a = a + (c.a2 * u2); b = b + (c.b2 * u2) }
+            a = a + (c.a1 * u); b = b + (c.b1 * u)
+        }
+        if F2.on {
+            // 1 / max(dist / 100, minR)², from 1/r² alone.
+            let u2 = dk_min4(10_000 * inv2, c.invMinR2)
+            a = a + (c.a2 * u2); b = b + (c.b2 * u2)
         }
         if FM.on {
             let r = dk_max4(dist * 0.01, c.minR)
@@ -311,6 +341,8 @@ struct FreeKernel: ~Copyable {
     let gravityOn: Bool, forceOn: Bool, torqueOn: Bool, springs: Bool
     let fastSpeed2: V, fastSpin: V, fastEdge: V, drift2: V, halfTurn2: V, halfDrift2: V, readyTime: V
     let invWindow: Float
+    /// The integration terms of an undamped body (`World.dampingTerms`), for the kernel without damping.
+    let undampedDecay: V, undampedGain: V, undampedPositionGain: V
 
     init(world w: World, dt: Float, h: Float, substeps: Int) {
         let b = w.bodies
@@ -338,20 +370,24 @@ struct FreeKernel: ~Copyable {
         halfTurn2 = V(repeating: 0.5 * maxTurn * maxTurn); halfDrift2 = V(repeating: 0.5 * maxDrift * maxDrift)
         invWindow = 1 / window
         readyTime = V(repeating: window)
+        let (sh, sn) = w.dampingStep
+        let undamped = World.dampingTerms(0, h: sh, substeps: sn)
+        undampedDecay = V(repeating: undamped.decay); undampedGain = V(repeating: undamped.gain)
+        undampedPositionGain = V(repeating: undamped.positionGain)
     }
 
     /// Every awake body, four at a time; the last group (fewer than four) writes only its live lanes. Columns hold
     /// a multiple of four with zeroed spare capacity (`Column.reserve`), so that group may read past the range.
     @inline(__always)
-    func run<A: FreeAccelerator>(_: A.Type) -> Bool {
+    func run<A: FreeAccelerator, E: FreeFlag>(_: A.Type, _: E.Type) -> Bool {
         var ready = false
         let full = n & ~3
         var s = 0
         while s < full {
-            if group(A.self, s, 4) { ready = true }
+            if group(A.self, E.self, s, 4) { ready = true }
             s += 4
         }
-        if s < n && group(A.self, s, n - s) { ready = true }
+        if s < n && group(A.self, E.self, s, n - s) { ready = true }
         return ready
     }
 
@@ -382,7 +418,7 @@ struct FreeKernel: ~Copyable {
 
     /// One group of four bodies from slot s (only the first `lanes` live); returns whether one is ready to sleep.
     @inline(__always)
-    func group<A: FreeAccelerator>(_: A.Type, _ s: Int, _ lanes: Int) -> Bool {
+    func group<A: FreeAccelerator, E: FreeFlag>(_: A.Type, _: E.Type, _ s: Int, _ lanes: Int) -> Bool {
         typealias I = SIMD4<Int32>
         let live = lanes == 4 ? I(repeating: -1) : (I(0, 1, 2, 3) &- I(repeating: Int32(lanes))) &>> 31
         let p0 = (pos + 8 &* s).loadUnaligned(as: V.self), p1 = (pos + 8 &* s + 16).loadUnaligned(as: V.self)
@@ -392,11 +428,11 @@ struct FreeKernel: ~Copyable {
         // Fields, evaluated at the position before the step. (Sums start at −0: see FreeCentralFields.)
         var ax = V(repeating: -0.0), ay = V(repeating: -0.0), fx = V(repeating: -0.0), fy = V(repeating: -0.0)
         A.add(x, y, p0, p1, self, &ax, &ay, &fx, &fy)
-        if gravityOn {
+        if E.on && gravityOn {
             let (gx, gy) = loadSplit(grav, s)
             ax = gx + ax; ay = gy + ay
         }
-        if forceOn || springs {
+        if E.on && (forceOn || springs) {
             let im = load(invMass, s)
             if forceOn {
                 let (cx, cy) = loadSplit(force, s)
@@ -406,18 +442,21 @@ struct FreeKernel: ~Copyable {
         }
 
         // All substeps at once.
-        let d = load(decay, s), g = load(gain, s), pg = load(positionGain, s)
-        x = x + g * vx + pg * ax
-        y = y + g * vy + pg * ay
-        vx = d * vx + g * ax
-        vy = d * vy + g * ay
+        let d = E.on ? load(decay, s) : undampedDecay, g = E.on ? load(gain, s) : undampedGain
+        let pg = E.on ? load(positionGain, s) : undampedPositionGain
+        // The barriers keep LLVM from re-forming the integration on the stored (x, y) pairs in half vectors.
+        x = dk_opaque4(x + g * vx + pg * ax)
+        y = dk_opaque4(y + g * vy + pg * ay)
+        vx = dk_opaque4(d * vx + g * ax)
+        vy = dk_opaque4(d * vy + g * ay)
         storeMerged(pos, s, x, y, lanes)
         storeMerged(vel, s, vx, vy, lanes)
+        let speed2 = vx * vx + vy * vy
 
         // Rotation: most swarms do not turn; the bodies that do take the scalar path.
         var w = load(angVel, s)
         var spinning = dk_ne4(w, .zero)
-        if torqueOn { spinning = spinning | (dk_ne4(load(torqueA, s), .zero) | dk_ne4(load(torqueB, s), .zero)) }
+        if E.on && torqueOn { spinning = spinning | (dk_ne4(load(torqueA, s), .zero) | dk_ne4(load(torqueB, s), .zero)) }
         spinning = spinning & live
         if dk_any4(spinning) != 0 {
             for l in 0..<lanes where spinning[l] != 0 { world.integrateSpin(slot: s + l, h: h, substeps: substeps) }
@@ -426,11 +465,14 @@ struct FreeKernel: ~Copyable {
 
         // The rest test of `restTest`, lane for lane.
         let e = load(ext, s), spin = dk_abs4(w)
-        let fast = dk_lt4(fastSpeed2, vx * vx + vy * vy) | (dk_lt4(fastSpin, spin) & dk_lt4(fastEdge, spin * e))
+        let fast = dk_lt4(fastSpeed2, speed2) | (dk_lt4(fastSpin, spin) & dk_lt4(fastEdge, spin * e))
         if dk_all4(fast | ~live) != 0 {
             store(sleep, s, V(repeating: -1), lanes)
             return false
         }
+        // The new positions are read back from memory: keeping them in registers through the fast path above costs
+        // spills in every group.
+        (x, y) = loadSplit(pos, s)
         let (rc, rs) = loadSplit(rot, s)
         let (px, py) = loadSplit(anchor, s)
         let ex = x - px, ey = y - py

@@ -58,95 +58,97 @@ public final class World {
     }
 
     @usableFromInline let bodies = BodyStore()
-    @usableFromInline var shapes: [ShapeRecord] = []
-    @usableFromInline var polygonVertices: [Vec2] = []
-    @usableFromInline var polygonNormals: [Vec2] = []
-    @usableFromInline var deadShapeCount = 0
+    @exclusivity(unchecked) @usableFromInline var shapes: [ShapeRecord] = []
+    @exclusivity(unchecked) @usableFromInline var polygonVertices: [Vec2] = []
+    @exclusivity(unchecked) @usableFromInline var polygonNormals: [Vec2] = []
+    @exclusivity(unchecked) @usableFromInline var deadShapeCount = 0
 
-    @usableFromInline var joints: [JointRecord] = []
-    @usableFromInline var jointGeneration: [UInt32] = []
-    @usableFromInline var jointAlive: [Bool] = []
-    @usableFromInline var freeJoints: [Int32] = []
-    @usableFromInline var awakeJoints: [Int32] = []
-    @usableFromInline var awakeJointsDirty = false
+    @exclusivity(unchecked) @usableFromInline var joints: [JointRecord] = []
+    @exclusivity(unchecked) @usableFromInline var jointGeneration: [UInt32] = []
+    @exclusivity(unchecked) @usableFromInline var jointAlive: [Bool] = []
+    @exclusivity(unchecked) @usableFromInline var freeJoints: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var awakeJoints: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var awakeJointsDirty = false
 
-    @usableFromInline var contacts: [Contact] = []
-    @usableFromInline var newContacts: [Contact] = []
-    @usableFromInline var contactsNeedSort = false
-    @usableFromInline var islands: [SleepingIsland] = []
-    @usableFromInline var freeIslands: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var contacts: [Contact] = []
+    @exclusivity(unchecked) @usableFromInline var newContacts: [Contact] = []
+    @exclusivity(unchecked) @usableFromInline var contactsNeedSort = false
+    @exclusivity(unchecked) @usableFromInline var islands: [SleepingIsland] = []
+    @exclusivity(unchecked) @usableFromInline var freeIslands: [Int32] = []
 
     // Collision filtering: `collides[a * classCount + b]`; `classActive[c]` when class c collides with anything.
-    @usableFromInline var classCount = 1
-    @usableFromInline var collides: [Bool] = [false]
-    @usableFromInline var classActive: [Bool] = [false]
+    @exclusivity(unchecked) @usableFromInline var classCount = 1
+    @exclusivity(unchecked) @usableFromInline var collides: [Bool] = [false]
+    @exclusivity(unchecked) @usableFromInline var classActive: [Bool] = [false]
 
     // Broadphase state and scratch (reused; the steady step allocates nothing).
-    @usableFromInline var cellSize: Float = 0
-    @usableFromInline var staticGrid = StaticGrid()
-    @usableFromInline var awakeBoxes: [AABB] = []
-    @usableFromInline var cellEntries: [UInt64] = []
-    @usableFromInline var pairs: [UInt64] = []
-    @usableFromInline var sortScratch: [UInt64] = []
-    @usableFromInline var sortCounts: [Int] = []
-    @usableFromInline var awakeOversize: [Int32] = []
-    @usableFromInline var wakeList: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var cellSize: Float = 0
+    @exclusivity(unchecked) @usableFromInline var staticGrid = StaticGrid()
+    @exclusivity(unchecked) @usableFromInline var awakeBoxes: [AABB] = []
+    @exclusivity(unchecked) @usableFromInline var cellEntries: [UInt64] = []
+    @exclusivity(unchecked) @usableFromInline var pairs: [UInt64] = []
+    @exclusivity(unchecked) @usableFromInline var sortScratch: [UInt64] = []
+    @exclusivity(unchecked) @usableFromInline var sortCounts: [Int] = []
+    @exclusivity(unchecked) @usableFromInline var awakeOversize: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var wakeList: [Int32] = []
     /// Scratch for polygons in world coordinates (A's vertices, A's normals, B's vertices, B's normals). Immutable
     /// pointers, so the narrowphase reaches them without exclusivity checks.
     @usableFromInline let scratchPolygons = UnsafeMutablePointer<Vec2>.allocate(capacity: 4 * maxPolygonVertices)
 
     // Solver scratch.
-    @usableFromInline var constraints: [ContactConstraint] = []
-    @usableFromInline var unionParent: [Int32] = []
-    @usableFromInline var islandMinSleep: [Float] = []
+    @exclusivity(unchecked) @usableFromInline var constraints: [ContactConstraint] = []
+    @exclusivity(unchecked) @usableFromInline var unionParent: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var islandMinSleep: [Float] = []
     /// Scratch of `putRestingIslandsToSleep`: per root slot, its index in `islandRoots` (−1 between calls).
-    @usableFromInline var islandRootIndex: [Int32] = []
-    @usableFromInline var islandRoots: [(root: Int32, start: Int, count: Int)] = []
-    @usableFromInline var islandMembers: [Int32] = []
-    @usableFromInline var dampingH: Float = 0
-    @usableFromInline var dampingSubsteps = 0
+    @exclusivity(unchecked) @usableFromInline var islandRootIndex: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var islandRoots: [(root: Int32, start: Int, count: Int)] = []
+    @exclusivity(unchecked) @usableFromInline var islandMembers: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var dampingH: Float = 0
+    @exclusivity(unchecked) @usableFromInline var dampingSubsteps = 0
     /// Set once any body has a non-zero gravity or constant force (never cleared): while false, the free-motion
     /// pass skips those columns.
-    @usableFromInline var gravityInUse = false
-    @usableFromInline var forceInUse = false
-    @usableFromInline var torqueInUse = false
+    @exclusivity(unchecked) @usableFromInline var gravityInUse = false
+    @exclusivity(unchecked) @usableFromInline var forceInUse = false
+    @exclusivity(unchecked) @usableFromInline var torqueInUse = false
+    /// Some body has (or had) linear damping; until then every body shares the undamped free-motion terms.
+    @exclusivity(unchecked) @usableFromInline var linearDampingInUse = false
     /// The fields of the free-motion pass, compiled each step it runs (reused scratch; a raw column so the pass
     /// reads it without a closure).
-    @usableFromInline var freeFields = Column<FreeField>()
-    @usableFromInline var freeFieldCount = 0
+    @exclusivity(unchecked) @usableFromInline var freeFields = Column<FreeField>()
+    @exclusivity(unchecked) @usableFromInline var freeFieldCount = 0
     /// How the pass evaluates `freeFields`, and the combined coefficients of the central form.
-    @usableFromInline var freeProgram = FreeProgram.none
-    @usableFromInline var freeCentral = FreeCentral()
+    @exclusivity(unchecked) @usableFromInline var freeProgram = FreeProgram.none
+    @exclusivity(unchecked) @usableFromInline var freeCentral = FreeCentral()
 
     // Fields (stage 2).
-    @usableFromInline var fields: [FieldRecord] = []
-    @usableFromInline var fieldWarned: [Bool] = []
-    @usableFromInline var fieldForce: [Vec2] = []
+    @exclusivity(unchecked) @usableFromInline var fields: [FieldRecord] = []
+    @exclusivity(unchecked) @usableFromInline var fieldWarned: [Bool] = []
+    @exclusivity(unchecked) @usableFromInline var fieldForce: [Vec2] = []
     /// Field accelerations (points/s²) of the mass-proportional kinds, so their kernels need no mass.
-    @usableFromInline var fieldAcceleration: [Vec2] = []
-    @usableFromInline var velocityOverride: [Vec2] = []
-    @usableFromInline var fieldsActive = false
-    @usableFromInline var hasVelocityOverride = false
-    @usableFromInline var velocityOverrideWritten = false
-    @usableFromInline var fieldsCoveredCount = 0
+    @exclusivity(unchecked) @usableFromInline var fieldAcceleration: [Vec2] = []
+    @exclusivity(unchecked) @usableFromInline var velocityOverride: [Vec2] = []
+    @exclusivity(unchecked) @usableFromInline var fieldsActive = false
+    @exclusivity(unchecked) @usableFromInline var hasVelocityOverride = false
+    @exclusivity(unchecked) @usableFromInline var velocityOverrideWritten = false
+    @exclusivity(unchecked) @usableFromInline var fieldsCoveredCount = 0
     /// Simulated seconds of field time (drives animated noise).
-    @usableFromInline var fieldTime: Float = 0
-    @usableFromInline var warnings: [String] = []
+    @exclusivity(unchecked) @usableFromInline var fieldTime: Float = 0
+    @exclusivity(unchecked) @usableFromInline var warnings: [String] = []
     /// Indices of the fields that take the general path this step (reused scratch).
-    @usableFromInline var generalFieldScratch: [Int] = []
+    @exclusivity(unchecked) @usableFromInline var generalFieldScratch: [Int] = []
     /// Changes whenever a body is created, destroyed or changes type (invalidates fields' `coversAll`).
-    @usableFromInline var bodySetVersion = 0
-    @usableFromInline var dynamicBodyCount = 0
+    @exclusivity(unchecked) @usableFromInline var bodySetVersion = 0
+    @exclusivity(unchecked) @usableFromInline var dynamicBodyCount = 0
 
     /// Contact events of the last step (cleared at the start of each step).
-    public internal(set) var contactBeganEvents: [ContactBeganEvent] = []
-    public internal(set) var contactEndedEvents: [ContactEndedEvent] = []
+    @exclusivity(unchecked) public internal(set) var contactBeganEvents: [ContactBeganEvent] = []
+    @exclusivity(unchecked) public internal(set) var contactEndedEvents: [ContactEndedEvent] = []
     /// Bodies that fell asleep in the last step (their final state should be written back once).
-    public internal(set) var bodiesFallenAsleep: [BodyID] = []
+    @exclusivity(unchecked) public internal(set) var bodiesFallenAsleep: [BodyID] = []
     /// Timings of the last step.
-    public internal(set) var profile = StepProfile()
+    @exclusivity(unchecked) public internal(set) var profile = StepProfile()
     /// Number of steps taken.
-    public internal(set) var stepCount = 0
+    @exclusivity(unchecked) public internal(set) var stepCount = 0
 
     public init(settings: WorldSettings = WorldSettings()) {
         self.settings = settings
@@ -219,6 +221,7 @@ public final class World {
         bodies.friction[i] = def.friction
         bodies.charge[i] = def.charge
         bodies.linearDamping[i] = def.linearDamping
+        if def.linearDamping != 0 { linearDampingInUse = true }
         bodies.angularDamping[i] = def.angularDamping
         bodies.collisionClass[i] = def.collisionClass
         bodies.userTag[i] = def.userTag
@@ -391,7 +394,7 @@ public final class World {
         contacts.removeLast(contacts.count - kept)
     }
 
-    @usableFromInline var pendingEnded: [ContactEndedEvent] = []
+    @exclusivity(unchecked) @usableFromInline var pendingEnded: [ContactEndedEvent] = []
 
     func endedEvent(_ c: Contact) -> ContactEndedEvent {
         let a = Int(c.bodyA), b = Int(c.bodyB)
@@ -504,6 +507,7 @@ public final class World {
         wakeBody(i)
         bodies.restitution[i] = restitution; bodies.friction[i] = friction
         bodies.linearDamping[i] = linearDamping; bodies.angularDamping[i] = angularDamping
+        if linearDamping != 0 { linearDampingInUse = true }
         bodies.charge[i] = charge
         updateDampingFactors(slot: Int(bodies.slot[i]), id: i)
     }

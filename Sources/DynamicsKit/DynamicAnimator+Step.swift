@@ -69,6 +69,7 @@ extension DynamicAnimator {
 
     /// Writes center and transform to every item whose body moved this step (awake, or fallen asleep now).
     func writeBack() {
+        let records = self.records
         world.withBodyStates { states in
             for k in 0..<states.awakeCount {
                 let tag = Int(states.userTag(at: k))

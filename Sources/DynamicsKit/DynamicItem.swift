@@ -33,9 +33,11 @@ extension DynamicItem {
 /// let box = HeadlessItem(center: CGPoint(x: 100, y: 100), size: CGSize(width: 50, height: 50), name: "box")
 /// ```
 public final class HeadlessItem: DynamicItem, CustomStringConvertible {
-    public var center: CGPoint
-    public var bounds: CGRect
-    public var transform: CGAffineTransform = .identity
+    // The animator writes center and transform of every moving item every step: plain stores, without the
+    // run-time exclusivity check of a class property (which cost more than the rest of the write-back).
+    @exclusivity(unchecked) public var center: CGPoint
+    @exclusivity(unchecked) public var bounds: CGRect
+    @exclusivity(unchecked) public var transform: CGAffineTransform = .identity
     public var collisionBoundsType: DynamicItemCollisionBoundsType
     public var collisionBoundingPath: BezierPath
     /// A name for messages and renderings.

@@ -254,15 +254,18 @@ final class IntegrationPathTests: XCTestCase {
     ///
     /// `central` replaces the fields by radial gravity and vortices about one point with every falloff (0, 1, 2, −1)
     /// which the free-motion pass evaluates in its combined central form, on 402 bodies (a partial last group).
-    func swarm(_ path: Path, central: Bool = false) throws -> [Float] {
+    /// `plain` leaves out gravity, damping, forces and torques (only the spin stays): the free-motion kernel for
+    /// that case shares one set of integration terms among all bodies.
+    func swarm(_ path: Path, central: Bool = false, plain: Bool = false) throws -> [Float] {
         let world = World()
         // Bodies do not sleep here: the joint of the substep-loop world must stay awake.
         world.settings.sleepingEnabled = false
         let (ids, _) = try world.build(.fieldSwarm(central ? 402 : 400))
         for (k, id) in ids.enumerated() {
+            try world.setAngularVelocity(id, Float(k % 5) - 2)
+            if plain { continue }
             try world.setGravity(id, Vec2(Float(k % 7) * 10, 1000))
             try world.setMaterial(id, restitution: 0, friction: 0, linearDamping: 0.3, angularDamping: 0.2, charge: 0)
-            try world.setAngularVelocity(id, Float(k % 5) - 2)
             try world.setConstantForce(id, force: Vec2(1, -2), torqueA: 0.01 * Float(k % 3), torqueB: 0.02)
         }
         func field(_ kind: FieldKind, _ strength: Float, falloff: Float, at p: Vec2) -> FieldDefinition {
@@ -332,6 +335,12 @@ final class IntegrationPathTests: XCTestCase {
     /// The same for the combined central form (radial gravity and vortices about one point, every falloff).
     func test_freeMotionPass_centralForm_agreesWithTheSubstepLoop() throws {
         try assertAgreement(try swarm(.substepLoop, central: true), try swarm(.freeMotion, central: true))
+    }
+
+    /// And for the central form without gravity, damping, forces or torques (the field swarm's own kernel).
+    func test_freeMotionPass_centralFormWithoutGravityOrDamping_agreesWithTheSubstepLoop() throws {
+        try assertAgreement(try swarm(.substepLoop, central: true, plain: true),
+                            try swarm(.freeMotion, central: true, plain: true))
     }
 
     func assertAgreement(_ loop: [Float], _ free: [Float], file: StaticString = #filePath, line: UInt = #line) throws {
