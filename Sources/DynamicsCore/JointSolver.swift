@@ -65,38 +65,48 @@ extension World {
 
     func prepareJoints(h: Float) {
         let awake = bodies.awakeCount
-        for j in awakeJoints {
-            var jr = joints[Int(j)]
-            func endpoint(_ b: Int32) -> (slot: Int32, m: Float, i: Float, p: Vec2, q: Rot) {
-                if b < 0 { return (-1, 0, 0, .zero, .identity) }
-                let s = Int(bodies.slot[Int(b)])
-                if s < awake { return (Int32(s), bodies.invMass[s], bodies.invInertia[s], .zero, .identity) }
-                return (-1, 0, 0, bodies.position[s], bodies.rotation[s])
+        let slots = bodies.slot, invMass = bodies.invMass.base, invI = bodies.invInertia.base
+        let pos = bodies.position.base, rot = bodies.rotation.base
+        @inline(__always) func endpoint(_ b: Int32) -> (slot: Int32, m: Float, i: Float, p: Vec2, q: Rot) {
+            if b < 0 { return (-1, 0, 0, .zero, .identity) }
+            let s = Int(slots[Int(b)])
+            if s < awake { return (Int32(s), invMass[s], invI[s], .zero, .identity) }
+            return (-1, 0, 0, pos[s], rot[s])
+        }
+        joints.withUnsafeMutableBufferPointer { js in
+            guard let base = js.baseAddress else { return }
+            for j in awakeJoints {
+                let jr = base + Int(j)
+                let a = endpoint(jr.pointee.bodyA), b = endpoint(jr.pointee.bodyB)
+                jr.pointee.slotA = a.slot; jr.pointee.mA = a.m; jr.pointee.iA = a.i
+                jr.pointee.fixedPosA = a.p; jr.pointee.fixedRotA = a.q
+                jr.pointee.slotB = b.slot; jr.pointee.mB = b.m; jr.pointee.iB = b.i
+                jr.pointee.fixedPosB = b.p; jr.pointee.fixedRotB = b.q
+                jr.pointee.spring = Softness(hertz: jr.pointee.hertz, zeta: jr.pointee.dampingRatio, h: h)
             }
-            let a = endpoint(jr.bodyA), b = endpoint(jr.bodyB)
-            jr.slotA = a.slot; jr.mA = a.m; jr.iA = a.i; jr.fixedPosA = a.p; jr.fixedRotA = a.q
-            jr.slotB = b.slot; jr.mB = b.m; jr.iB = b.i; jr.fixedPosB = b.p; jr.fixedRotB = b.q
-            jr.spring = Softness(hertz: jr.hertz, zeta: jr.dampingRatio, h: h)
-            joints[Int(j)] = jr
         }
     }
 
     func warmStartJoints() {
         guard !awakeJoints.isEmpty else { return }
         let bp = bodyPointers
+        // Records are used in place (through a pointer): copying one in and out per joint cost more than solving it.
         joints.withUnsafeMutableBufferPointer { js in
-            for j in awakeJoints {
-                let jr = js[Int(j)]
-                var A = bp.load(jr.slotA, jr.fixedPosA, jr.fixedRotA)
-                var B = bp.load(jr.slotB, jr.fixedPosB, jr.fixedRotB)
-                switch jr.kind {
-                case .distance: warmStartDistance(jr, &A, &B)
-                case .revolute, .weld: warmStartPoint(jr, &A, &B)
-                case .prismatic: warmStartPrismatic(jr, &A, &B)
-                case .snap: warmStartSnap(jr, &A)
+            guard let base = js.baseAddress else { return }
+            awakeJoints.withUnsafeBufferPointer { list in
+                for j in list {
+                    let jr = base + Int(j)
+                    var A = bp.load(jr.pointee.slotA, jr.pointee.fixedPosA, jr.pointee.fixedRotA)
+                    var B = bp.load(jr.pointee.slotB, jr.pointee.fixedPosB, jr.pointee.fixedRotB)
+                    switch jr.pointee.kind {
+                    case .distance: warmStartDistance(jr.pointee, &A, &B)
+                    case .revolute, .weld: warmStartPoint(jr.pointee, &A, &B)
+                    case .prismatic: warmStartPrismatic(jr.pointee, &A, &B)
+                    case .snap: warmStartSnap(jr.pointee, &A)
+                    }
+                    bp.store(jr.pointee.slotA, A)
+                    bp.store(jr.pointee.slotB, B)
                 }
-                bp.store(jr.slotA, A)
-                bp.store(jr.slotB, B)
             }
         }
     }
@@ -107,20 +117,22 @@ extension World {
         let jointSoft = Softness(hertz: Swift.min(settings.jointHertz, 0.25 / h), zeta: settings.jointDampingRatio, h: h)
         let invH = 1 / h
         joints.withUnsafeMutableBufferPointer { js in
-            for j in awakeJoints {
-                var jr = js[Int(j)]
-                var A = bp.load(jr.slotA, jr.fixedPosA, jr.fixedRotA)
-                var B = bp.load(jr.slotB, jr.fixedPosB, jr.fixedRotB)
-                switch jr.kind {
-                case .distance: solveDistance(&jr, &A, &B, soft: jointSoft, invH: invH, useBias: useBias)
-                case .revolute: solveRevolute(&jr, &A, &B, soft: jointSoft, h: h, invH: invH, useBias: useBias)
-                case .weld: solveWeld(&jr, &A, &B, soft: jointSoft, useBias: useBias)
-                case .prismatic: solvePrismatic(&jr, &A, &B, soft: jointSoft, invH: invH, useBias: useBias)
-                case .snap: solveSnap(&jr, &A)
+            guard let base = js.baseAddress else { return }
+            awakeJoints.withUnsafeBufferPointer { list in
+                for j in list {
+                    let jr = base + Int(j)
+                    var A = bp.load(jr.pointee.slotA, jr.pointee.fixedPosA, jr.pointee.fixedRotA)
+                    var B = bp.load(jr.pointee.slotB, jr.pointee.fixedPosB, jr.pointee.fixedRotB)
+                    switch jr.pointee.kind {
+                    case .distance: solveDistance(&jr.pointee, &A, &B, soft: jointSoft, invH: invH, useBias: useBias)
+                    case .revolute: solveRevolute(&jr.pointee, &A, &B, soft: jointSoft, h: h, invH: invH, useBias: useBias)
+                    case .weld: solveWeld(&jr.pointee, &A, &B, soft: jointSoft, useBias: useBias)
+                    case .prismatic: solvePrismatic(&jr.pointee, &A, &B, soft: jointSoft, invH: invH, useBias: useBias)
+                    case .snap: solveSnap(&jr.pointee, &A)
+                    }
+                    bp.store(jr.pointee.slotA, A)
+                    bp.store(jr.pointee.slotB, B)
                 }
-                bp.store(jr.slotA, A)
-                bp.store(jr.slotB, B)
-                js[Int(j)] = jr
             }
         }
     }
