@@ -91,6 +91,8 @@ extension World {
         guard !awakeJoints.isEmpty else { return }
         let bp = bodyPointers
         // Records are used in place (through a pointer): copying one in and out per joint cost more than solving it.
+        // This loop and the one in solveJoints are written out: one shared helper taking the per-joint work as a
+        // closure measured 27% more instructions on joint_grid_100.
         joints.withUnsafeMutableBufferPointer { js in
             guard let base = js.baseAddress else { return }
             awakeJoints.withUnsafeBufferPointer { list in
