@@ -113,6 +113,7 @@ extension World {
         }
         applyRestitution()
         storeContactImpulses()
+        storeWideRodImpulses()
     }
 
     /// v ← (v + h·(g + a_field + (F + F_field)/m)) · e^(−c·h), ω ← (ω + h·τ/I) · e^(−c_ω·h), over the awake range.
@@ -241,6 +242,7 @@ extension World {
 
     /// x ← x + h·v elementwise (vectorized), then the rotation of the bodies that turn.
     func integratePositions(h: Float) {
+        wideRodGeometryStale = true
         let n = bodies.awakeCount
         let pos = bodies.position.base, rot = bodies.rotation.base
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base

@@ -68,6 +68,27 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var jointAlive: [Bool] = []
     @exclusivity(unchecked) @usableFromInline var freeJoints: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var awakeJoints: [Int32] = []
+    /// This step's rigid distance joints in coloured batches of four, and the awake joints solved one by one
+    /// (WideJoints.swift); with the colouring's scratch: colour and joint per rod, rods by colour, colour ends,
+    /// and the colours taken at each awake body.
+    @exclusivity(unchecked) @usableFromInline var wideRods: [WideRodBatch] = []
+    @exclusivity(unchecked) @usableFromInline var scalarJoints: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var rodColoured: [UInt64] = []
+    @exclusivity(unchecked) @usableFromInline var rodSorted: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var rodColourStart: [Int] = []
+    @exclusivity(unchecked) @usableFromInline var rodBodyColours: [UInt64] = []
+    /// The rods' awake bodies (slots) in packed-entry order, each awake body's entry (−1 if none), and the packed
+    /// state: velocities (vx, vy, ω, 0) and poses (x, y, cos, sin), `rodEntryCount` entries.
+    @exclusivity(unchecked) @usableFromInline var rodBodies: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var rodBodyEntry: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var rodVelocity = Column<SIMD4<Float>>()
+    @exclusivity(unchecked) @usableFromInline var rodPose = Column<SIMD4<Float>>()
+    @exclusivity(unchecked) @usableFromInline var rodEntryCount = 0
+    /// Below this many rigid distance joints the scalar path is cheaper than packing their bodies' state (tests set
+    /// it to compare the two paths).
+    @exclusivity(unchecked) @usableFromInline var wideRodMinimum = 16
+    /// Positions have moved since the wide rods' geometry was computed.
+    @exclusivity(unchecked) @usableFromInline var wideRodGeometryStale = true
     @exclusivity(unchecked) @usableFromInline var awakeJointsDirty = false
 
     @exclusivity(unchecked) @usableFromInline var contacts: [Contact] = []
@@ -157,6 +178,8 @@ public final class World {
     deinit {
         scratchPolygons.deallocate()
         freeFields.free(count: freeFieldCount)
+        rodVelocity.free(count: 0)
+        rodPose.free(count: 0)
     }
 
     // MARK: - Counts

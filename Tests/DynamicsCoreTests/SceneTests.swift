@@ -375,3 +375,48 @@ final class IntegrationPathTests: XCTestCase {
         XCTAssertNotEqual(world.origin(of: ids[9]), Vec2(190, 190))
     }
 }
+
+/// Rigid distance joints solved four at a time from a colouring of the joint graph (WideJoints.swift).
+final class WideJointTests: XCTestCase {
+    func grid(wide: Bool, steps: Int) throws -> (World, SceneStatistics) {
+        let world = World()
+        if !wide { world.wideRodMinimum = .max }
+        let scene = BenchmarkScene.jointGrid(12)
+        let (items, links) = try world.build(scene)
+        for _ in 0..<steps { world.step(dt: 1.0 / 60, substeps: 4) }
+        return (world, world.statistics(of: scene, items: items, links: links))
+    }
+
+    /// Every rod is in exactly one lane, and no two lanes of a batch touch the same awake body (the condition for
+    /// solving them side by side).
+    func test_colouring_putsEveryRodOnceAndNoSharedBodyInABatch() throws {
+        let (world, _) = try grid(wide: true, steps: 1)
+        let rods = 12 + 2 * 12 * 11
+        XCTAssertTrue(world.scalarJoints.isEmpty, "every link of the grid is a rigid rod")
+        var seen = Set<Int32>()
+        for b in world.wideRods {
+            var bodies = Set<Int32>()
+            for l in 0..<4 where b.joint[l] >= 0 {
+                XCTAssertTrue(seen.insert(b.joint[l]).inserted, "joint \(b.joint[l]) in two lanes")
+                for e in [b.entryA[l], b.entryB[l]] where Int(e) < world.rodBodies.count {
+                    XCTAssertTrue(bodies.insert(e).inserted, "two lanes of one batch share body entry \(e)")
+                }
+            }
+        }
+        XCTAssertEqual(seen.count, rods)
+    }
+
+    /// The wide path holds the grid as the scalar path does (only the order of the joints within a pass differs),
+    /// and gives the same result on every run.
+    func test_wideRods_holdTheGridLikeTheScalarPath_deterministically() throws {
+        let (_, scalar) = try grid(wide: false, steps: 120)
+        let (wideWorld, wide) = try grid(wide: true, steps: 120)
+        XCTAssertFalse(wideWorld.wideRods.isEmpty, "the wide path ran")
+        XCTAssertLessThan(wide.maxLinkError, 0.5)
+        XCTAssertEqual(wide.maxLinkError, scalar.maxLinkError, accuracy: 0.02)
+        XCTAssertEqual(wide.sag, scalar.sag, accuracy: 0.02 * abs(scalar.sag) + 0.02)
+        let (_, again) = try grid(wide: true, steps: 120)
+        XCTAssertEqual(wide.sag.bitPattern, again.sag.bitPattern)
+        XCTAssertEqual(wide.maxLinkError.bitPattern, again.maxLinkError.bitPattern)
+    }
+}

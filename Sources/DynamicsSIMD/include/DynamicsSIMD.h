@@ -43,6 +43,9 @@ DK_INLINE dk_float4 dk_even4(dk_float4 a, dk_float4 b) { return __builtin_shuffl
 DK_INLINE dk_float4 dk_odd4(dk_float4 a, dk_float4 b) { return __builtin_shufflevector(a, b, 1, 3, 5, 7); }
 DK_INLINE dk_float4 dk_ziplo4(dk_float4 x, dk_float4 y) { return __builtin_shufflevector(x, y, 0, 4, 1, 5); }
 DK_INLINE dk_float4 dk_ziphi4(dk_float4 x, dk_float4 y) { return __builtin_shufflevector(x, y, 2, 6, 3, 7); }
+/// (x0, x1, y0, y1) and (x2, x3, y2, y3): with the zips, a 4×4 transpose in eight shuffles.
+DK_INLINE dk_float4 dk_lohalves4(dk_float4 x, dk_float4 y) { return __builtin_shufflevector(x, y, 0, 1, 4, 5); }
+DK_INLINE dk_float4 dk_hihalves4(dk_float4 x, dk_float4 y) { return __builtin_shufflevector(x, y, 2, 3, 6, 7); }
 
 /// v, unchanged, but opaque to the optimiser: it cannot move arithmetic across this point. After a split of (x, y)
 /// pairs, LLVM otherwise tends to push the following arithmetic back through the shuffles and then break it into

@@ -1,0 +1,285 @@
+// Rigid distance joints, four at a time.
+//
+// The joint graph is coloured each step so that no two joints of one colour share an awake body (DESIGN.md: wide
+// batches from colouring); each colour is cut into batches of four, whose joints are solved in the four lanes of
+// SSE2 vectors. A rigid distance joint (a rod: UIKit's attachment without frequency, the joint grid's links) is
+// the common joint of large scenes; every other joint, and a rod that finds no free colour among 64, is solved by
+// the scalar path first, in joint order. The colouring is a greedy pass in joint order, so it is deterministic.
+//
+// The arithmetic is the scalar rigid branch of `solveDistance` lane for lane; only the order of the joints
+// within a pass differs (colour by colour), as in any coloured Gauss–Seidel solver.
+//
+// The batches read and write a packed copy of their bodies' state, (vx, vy, ω, 0) and (x, y, cos, sin) per body,
+// so that the four lanes of a side are four 16-byte loads and a transpose. The awake bodies of the rods are
+// copied in before each pass and their velocities out after it; each fixed side (the world, a static or a
+// sleeping body) has an entry of its own after them, with its pose and zero velocity, so no lane needs a branch.
+
+import DynamicsSIMD
+
+/// Four rigid distance joints of one colour, in SoA form. A lane with slot −1 on a side reads that side's fixed
+/// pose (the world, a static or a sleeping body) and writes nothing; padding lanes have no mass on either side.
+@usableFromInline
+struct WideRodBatch {
+    typealias V = SIMD4<Float>
+    /// Entries of each side in the packed state (`rodVelocity`, `rodPose`).
+    var entryA: SIMD4<Int32>, entryB: SIMD4<Int32>
+    /// The joint record of each lane, −1 for padding.
+    var joint: SIMD4<Int32>
+    /// Anchors in the body frames (for the world, the world point).
+    var localAx: V, localAy: V, localBx: V, localBy: V
+    var mA: V, iA: V, mB: V, iB: V
+    var length: V
+    /// The accumulated impulse along the rod (the record's `axialImpulse` during the step).
+    var impulse: V
+    /// Geometry at the current positions (`updateWideRodGeometry`): the anchors, the unit axis (zero where the
+    /// anchors coincide), the axial mass (zero where the rod cannot act) and the length error.
+    var rAx: V = .zero, rAy: V = .zero, rBx: V = .zero, rBy: V = .zero
+    var ax: V = .zero, ay: V = .zero, axialMass: V = .zero, error: V = .zero
+}
+
+extension World {
+    /// Whether the wide path takes this joint: a rigid distance joint.
+    @inline(__always) static func isWideRod(_ jr: JointRecord) -> Bool {
+        jr.kind == .distance && !(jr.minLength < jr.maxLength)
+    }
+
+
+    /// Colours the awake joints and builds `wideRods` (batches in colour order), `scalarJoints` (the rest, in joint
+    /// order) and the packed state of the rods' bodies. Runs after `prepareJoints` has filled slots and masses.
+    func buildWideRods() {
+        wideRods.removeAll(keepingCapacity: true)
+        scalarJoints.removeAll(keepingCapacity: true)
+        rodColoured.removeAll(keepingCapacity: true)
+        rodBodies.removeAll(keepingCapacity: true)
+        rodEntryCount = 0
+        let awake = bodies.awakeCount
+        var rods = 0
+        joints.withUnsafeBufferPointer { js in
+            for j in awakeJoints where World.isWideRod(js[Int(j)]) { rods += 1 }
+        }
+        guard rods >= wideRodMinimum else {
+            scalarJoints.append(contentsOf: awakeJoints)
+            return
+        }
+        if rodBodyColours.count < awake {
+            rodBodyColours.append(contentsOf: repeatElement(0, count: awake - rodBodyColours.count))
+            rodBodyEntry.append(contentsOf: repeatElement(-1, count: awake - rodBodyEntry.count))
+        }
+        if rodColourStart.count < 65 { rodColourStart = [Int](repeating: 0, count: 65) }
+        joints.withUnsafeBufferPointer { js in
+            rodBodyColours.withUnsafeMutableBufferPointer { used in
+            rodBodyEntry.withUnsafeMutableBufferPointer { entry in
+            rodColourStart.withUnsafeMutableBufferPointer { count in
+                for s in 0..<awake { used[s] = 0; entry[s] = -1 }
+                for c in 0..<65 { count[c] = 0 }
+                for j in awakeJoints {
+                    let jr = js[Int(j)]
+                    guard World.isWideRod(jr) else { scalarJoints.append(j); continue }
+                    var taken: UInt64 = 0
+                    if jr.slotA >= 0 { taken |= used[Int(jr.slotA)] }
+                    if jr.slotB >= 0 { taken |= used[Int(jr.slotB)] }
+                    guard taken != .max else { scalarJoints.append(j); continue }
+                    let c = (~taken).trailingZeroBitCount
+                    let bit: UInt64 = 1 << UInt64(c)
+                    @inline(__always) func take(_ slot: Int32) {
+                        guard slot >= 0 else { return }
+                        used[Int(slot)] |= bit
+                        if entry[Int(slot)] < 0 {
+                            entry[Int(slot)] = Int32(rodBodies.count)
+                            rodBodies.append(slot)
+                        }
+                    }
+                    take(jr.slotA)
+                    take(jr.slotB)
+                    rodColoured.append(UInt64(c) << 32 | UInt64(UInt32(bitPattern: j)))
+                    count[c + 1] += 1
+                }
+                for c in 0..<64 { count[c + 1] += count[c] }
+            }
+            }
+            }
+        }
+        guard !rodColoured.isEmpty else { return }
+        // Colour-major, joint order within a colour: a counting sort by colour of the joint-ordered list.
+        if rodSorted.count < rodColoured.count {
+            rodSorted.append(contentsOf: repeatElement(0, count: rodColoured.count - rodSorted.count))
+        }
+        rodColourStart.withUnsafeMutableBufferPointer { next in
+            rodSorted.withUnsafeMutableBufferPointer { sorted in
+                for e in rodColoured {
+                    let c = Int(e >> 32)
+                    sorted[next[c]] = Int32(truncatingIfNeeded: e & 0xFFFF_FFFF)
+                    next[c] += 1
+                }
+            }
+        }
+        // `rodColourStart[c]` now holds the end of colour c. Packed entries: the rods' awake bodies first, then one
+        // per fixed side of every lane (padding lanes included), in batch order.
+        let batchCount = (0..<64).reduce(0) { n, c in
+            let start = c == 0 ? 0 : rodColourStart[c - 1]
+            return n + (rodColourStart[c] - start + 3) / 4
+        }
+        rodEntryCount = rodBodies.count + 8 * batchCount
+        wideRodGeometryStale = true
+        rodVelocity.reserve(rodEntryCount, count: 0)
+        rodPose.reserve(rodEntryCount, count: 0)
+        typealias V = SIMD4<Float>
+        let vel = rodVelocity.base, pose = rodPose.base
+        var fixedEntry = rodBodies.count
+        joints.withUnsafeBufferPointer { js in
+            var k = 0
+            for c in 0..<64 {
+                let end = rodColourStart[c]
+                while k < end {
+                    var b = WideRodBatch(entryA: .zero, entryB: .zero, joint: SIMD4(repeating: -1),
+                                         localAx: .zero, localAy: .zero, localBx: .zero, localBy: .zero,
+                                         mA: .zero, iA: .zero, mB: .zero, iB: .zero, length: V(repeating: 1), impulse: .zero)
+                    for l in 0..<4 {
+                        // A padding lane: two fixed points 1 apart, no mass, rest length 1.
+                        var fixedA = V(0, 0, 1, 0), fixedB = V(1, 0, 1, 0)
+                        var slotA: Int32 = -1, slotB: Int32 = -1
+                        if k + l < end {
+                            let j = Int(rodSorted[k + l])
+                            let jr = js[j]
+                            b.joint[l] = Int32(j)
+                            b.localAx[l] = jr.localA.x; b.localAy[l] = jr.localA.y
+                            b.localBx[l] = jr.localB.x; b.localBy[l] = jr.localB.y
+                            b.mA[l] = jr.mA; b.iA[l] = jr.iA; b.mB[l] = jr.mB; b.iB[l] = jr.iB
+                            b.length[l] = jr.length
+                            b.impulse[l] = jr.axialImpulse
+                            fixedA = V(jr.fixedPosA.x, jr.fixedPosA.y, jr.fixedRotA.c, jr.fixedRotA.s)
+                            fixedB = V(jr.fixedPosB.x, jr.fixedPosB.y, jr.fixedRotB.c, jr.fixedRotB.s)
+                            slotA = jr.slotA; slotB = jr.slotB
+                        }
+                        @inline(__always) func entry(_ slot: Int32, _ fixed: V) -> Int32 {
+                            if slot >= 0 { return rodBodyEntry[Int(slot)] }
+                            vel[fixedEntry] = .zero
+                            pose[fixedEntry] = fixed
+                            fixedEntry += 1
+                            return Int32(fixedEntry - 1)
+                        }
+                        b.entryA[l] = entry(slotA, fixedA)
+                        b.entryB[l] = entry(slotB, fixedB)
+                    }
+                    wideRods.append(b)
+                    k = Swift.min(k + 4, end)
+                }
+            }
+        }
+    }
+
+    /// The wide batches' impulses back into the joint records (for the next step's warm start).
+    func storeWideRodImpulses() {
+        joints.withUnsafeMutableBufferPointer { js in
+            for b in wideRods {
+                for l in 0..<4 where b.joint[l] >= 0 { js[Int(b.joint[l])].axialImpulse = b.impulse[l] }
+            }
+        }
+    }
+
+    /// Warm start or one solve pass of every wide batch, between copying the rods' awake bodies into the packed
+    /// state and their velocities back.
+    func runWideRods(warmStart: Bool, soft: Softness, useBias: Bool) {
+        guard !wideRods.isEmpty else { return }
+        typealias V = SIMD4<Float>
+        let pos = bodies.position.base, rot = bodies.rotation.base
+        let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
+        let packedVel = UnsafeMutableRawPointer(rodVelocity.base), packedPose = UnsafeMutableRawPointer(rodPose.base)
+        let copyPoses = wideRodGeometryStale
+        rodBodies.withUnsafeBufferPointer { list in
+            for (e, slot) in list.enumerated() {
+                let s = Int(slot), v = vel[s]
+                (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
+                if copyPoses {
+                    let p = pos[s], q = rot[s]
+                    (packedPose + 16 &* e).storeBytes(of: V(p.x, p.y, q.c, q.s), as: V.self)
+                }
+            }
+        }
+        /// Four entries' (a, b, c, d) quadruples as the four vectors a, b, c, d.
+        @inline(__always) func gather(_ base: UnsafeMutableRawPointer, _ e: SIMD4<Int32>) -> (V, V, V, V) {
+            let r0 = (base + 16 &* Int(e[0])).load(as: V.self), r1 = (base + 16 &* Int(e[1])).load(as: V.self)
+            let r2 = (base + 16 &* Int(e[2])).load(as: V.self), r3 = (base + 16 &* Int(e[3])).load(as: V.self)
+            let t0 = dk_ziplo4(r0, r1), t1 = dk_ziplo4(r2, r3), t2 = dk_ziphi4(r0, r1), t3 = dk_ziphi4(r2, r3)
+            // Barriers: without them LLVM pushes the arithmetic back through the transposes into partial vectors.
+            return (dk_opaque4(dk_lohalves4(t0, t1)), dk_opaque4(dk_hihalves4(t0, t1)),
+                    dk_opaque4(dk_lohalves4(t2, t3)), dk_opaque4(dk_hihalves4(t2, t3)))
+        }
+        @inline(__always) func scatter(_ base: UnsafeMutableRawPointer, _ e: SIMD4<Int32>, _ vx: V, _ vy: V, _ w: V) {
+            let z = V.zero, vx = dk_opaque4(vx), vy = dk_opaque4(vy), w = dk_opaque4(w)
+            let t0 = dk_ziplo4(vx, vy), t1 = dk_ziplo4(w, z), t2 = dk_ziphi4(vx, vy), t3 = dk_ziphi4(w, z)
+            (base + 16 &* Int(e[0])).storeBytes(of: dk_lohalves4(t0, t1), as: V.self)
+            (base + 16 &* Int(e[1])).storeBytes(of: dk_hihalves4(t0, t1), as: V.self)
+            (base + 16 &* Int(e[2])).storeBytes(of: dk_lohalves4(t2, t3), as: V.self)
+            (base + 16 &* Int(e[3])).storeBytes(of: dk_hihalves4(t2, t3), as: V.self)
+        }
+        // The geometry depends on positions only: it is computed in its own sweep (independent batches, which
+        // the processor overlaps) when positions have moved, and shared by the passes in between.
+        if wideRodGeometryStale {
+            wideRodGeometryStale = false
+            wideRods.withUnsafeMutableBufferPointer { batches in
+                for k in 0..<batches.count {
+                    let b = batches.baseAddress! + k
+                    let (pAx, pAy, cA, sA) = gather(packedPose, b.pointee.entryA)
+                    let (pBx, pBy, cB, sB) = gather(packedPose, b.pointee.entryB)
+                    // Anchors from the current rotations (for the world, the identity and the world point).
+                    let rAx = cA * b.pointee.localAx - sA * b.pointee.localAy
+                    let rAy = sA * b.pointee.localAx + cA * b.pointee.localAy
+                    let rBx = cB * b.pointee.localBx - sB * b.pointee.localBy
+                    let rBy = sB * b.pointee.localBx + cB * b.pointee.localBy
+                    let dx = (pBx + rBx) - (pAx + rAx), dy = (pBy + rBy) - (pAy + rAy)
+                    let len = dk_sqrt4(dx * dx + dy * dy)
+                    let valid = dk_lt4(V(repeating: 1e-6), len)
+                    let inv = 1 / dk_select4(valid, len, V(repeating: 1))
+                    let ax = dk_select4(valid, dx * inv, .zero), ay = dk_select4(valid, dy * inv, .zero)
+                    let crA = rAx * ay - rAy * ax, crB = rBx * ay - rBy * ax
+                    let kk = b.pointee.mA + b.pointee.mB + b.pointee.iA * crA * crA + b.pointee.iB * crB * crB
+                    let usable = valid & dk_lt4(.zero, kk)
+                    b.pointee.rAx = rAx; b.pointee.rAy = rAy; b.pointee.rBx = rBx; b.pointee.rBy = rBy
+                    b.pointee.ax = ax; b.pointee.ay = ay
+                    b.pointee.axialMass = dk_select4(usable, 1 / dk_select4(usable, kk, V(repeating: 1)), .zero)
+                    b.pointee.error = len - b.pointee.length
+                }
+            }
+        }
+        let biasRate = V(repeating: useBias ? soft.biasRate : 0)
+        let massScale = V(repeating: useBias ? soft.massScale : 1)
+        let impulseScale = V(repeating: useBias ? soft.impulseScale : 0)
+        wideRods.withUnsafeMutableBufferPointer { batches in
+            for k in 0..<batches.count {
+                let b = batches.baseAddress! + k
+                let ea = b.pointee.entryA, eb = b.pointee.entryB
+                var (vAx, vAy, wA, _) = gather(packedVel, ea)
+                var (vBx, vBy, wB, _) = gather(packedVel, eb)
+                let rAx = b.pointee.rAx, rAy = b.pointee.rAy, rBx = b.pointee.rBx, rBy = b.pointee.rBy
+                let ax = b.pointee.ax, ay = b.pointee.ay
+                let impulse: V
+                if warmStart {
+                    // Zero where the anchors coincide (the axis is zero there).
+                    impulse = b.pointee.impulse
+                } else {
+                    // Relative velocity of the anchors along the rod: v + ω × r on each side.
+                    let cdot = ax * ((vBx - wB * rBy) - (vAx - wA * rAy)) + ay * ((vBy + wB * rBx) - (vAy + wA * rAx))
+                    let axialMass = b.pointee.axialMass
+                    let raw = -massScale * axialMass * (cdot + biasRate * b.pointee.error) - impulseScale * b.pointee.impulse
+                    // Where the rod cannot act (axial mass zero) the impulse is zero, as in the scalar early return.
+                    impulse = dk_select4(dk_lt4(.zero, axialMass), raw, .zero)
+                    b.pointee.impulse += impulse
+                }
+                let mA = b.pointee.mA, iA = b.pointee.iA, mB = b.pointee.mB, iB = b.pointee.iB
+                let Px = impulse * ax, Py = impulse * ay
+                vAx -= mA * Px; vAy -= mA * Py; wA -= iA * (rAx * Py - rAy * Px)
+                vBx += mB * Px; vBy += mB * Py; wB += iB * (rBx * Py - rBy * Px)
+                scatter(packedVel, ea, vAx, vAy, wA)
+                scatter(packedVel, eb, vBx, vBy, wB)
+            }
+        }
+        rodBodies.withUnsafeBufferPointer { list in
+            for (e, slot) in list.enumerated() {
+                let v = (packedVel + 16 &* e).load(as: V.self)
+                vel[Int(slot)] = Vec2(v[0], v[1])
+                angVel[Int(slot)] = v[2]
+            }
+        }
+    }
+}
