@@ -125,43 +125,54 @@ extension World {
         rodPose.reserve(rodEntryCount, count: 0)
         typealias V = SIMD4<Float>
         let vel = rodVelocity.base, pose = rodPose.base
-        var fixedEntry = rodBodies.count
+        var nextFixed = rodBodies.count
+        /// One lane's values; a padding lane has two fixed points 1 apart, no mass and rest length 1.
+        struct Lane {
+            var joint: Int32 = -1, entryA: Int32 = 0, entryB: Int32 = 0
+            var localA = Vec2.zero, localB = Vec2.zero
+            var mA: Float = 0, iA: Float = 0, mB: Float = 0, iB: Float = 0, length: Float = 1, impulse: Float = 0
+        }
         joints.withUnsafeBufferPointer { js in
+            @inline(__always) func fixedEntry(_ p: Vec2, _ q: Rot) -> Int32 {
+                vel[nextFixed] = .zero
+                pose[nextFixed] = V(p.x, p.y, q.c, q.s)
+                nextFixed += 1
+                return Int32(nextFixed - 1)
+            }
+            @inline(__always) func lane(_ k: Int, _ end: Int) -> Lane {
+                var lane = Lane()
+                guard k < end else {
+                    lane.entryA = fixedEntry(.zero, .identity)
+                    lane.entryB = fixedEntry(Vec2(1, 0), .identity)
+                    return lane
+                }
+                let j = Int(rodSorted[k])
+                let jr = js[j]
+                lane.joint = Int32(j)
+                lane.localA = jr.localA; lane.localB = jr.localB
+                lane.mA = jr.mA; lane.iA = jr.iA; lane.mB = jr.mB; lane.iB = jr.iB
+                lane.length = jr.length; lane.impulse = jr.axialImpulse
+                lane.entryA = jr.slotA >= 0 ? rodBodyEntry[Int(jr.slotA)] : fixedEntry(jr.fixedPosA, jr.fixedRotA)
+                lane.entryB = jr.slotB >= 0 ? rodBodyEntry[Int(jr.slotB)] : fixedEntry(jr.fixedPosB, jr.fixedRotB)
+                return lane
+            }
             var k = 0
             for c in 0..<64 {
                 let end = rodColourStart[c]
                 while k < end {
-                    var b = WideRodBatch(entryA: .zero, entryB: .zero, joint: SIMD4(repeating: -1),
-                                         localAx: .zero, localAy: .zero, localBx: .zero, localBy: .zero,
-                                         mA: .zero, iA: .zero, mB: .zero, iB: .zero, length: V(repeating: 1), impulse: .zero)
-                    for l in 0..<4 {
-                        // A padding lane: two fixed points 1 apart, no mass, rest length 1.
-                        var fixedA = V(0, 0, 1, 0), fixedB = V(1, 0, 1, 0)
-                        var slotA: Int32 = -1, slotB: Int32 = -1
-                        if k + l < end {
-                            let j = Int(rodSorted[k + l])
-                            let jr = js[j]
-                            b.joint[l] = Int32(j)
-                            b.localAx[l] = jr.localA.x; b.localAy[l] = jr.localA.y
-                            b.localBx[l] = jr.localB.x; b.localBy[l] = jr.localB.y
-                            b.mA[l] = jr.mA; b.iA[l] = jr.iA; b.mB[l] = jr.mB; b.iB[l] = jr.iB
-                            b.length[l] = jr.length
-                            b.impulse[l] = jr.axialImpulse
-                            fixedA = V(jr.fixedPosA.x, jr.fixedPosA.y, jr.fixedRotA.c, jr.fixedRotA.s)
-                            fixedB = V(jr.fixedPosB.x, jr.fixedPosB.y, jr.fixedRotB.c, jr.fixedRotB.s)
-                            slotA = jr.slotA; slotB = jr.slotB
-                        }
-                        @inline(__always) func entry(_ slot: Int32, _ fixed: V) -> Int32 {
-                            if slot >= 0 { return rodBodyEntry[Int(slot)] }
-                            vel[fixedEntry] = .zero
-                            pose[fixedEntry] = fixed
-                            fixedEntry += 1
-                            return Int32(fixedEntry - 1)
-                        }
-                        b.entryA[l] = entry(slotA, fixedA)
-                        b.entryB[l] = entry(slotB, fixedB)
-                    }
-                    wideRods.append(b)
+                    let l0 = lane(k, end), l1 = lane(k + 1, end), l2 = lane(k + 2, end), l3 = lane(k + 3, end)
+                    wideRods.append(WideRodBatch(
+                        entryA: SIMD4(l0.entryA, l1.entryA, l2.entryA, l3.entryA),
+                        entryB: SIMD4(l0.entryB, l1.entryB, l2.entryB, l3.entryB),
+                        joint: SIMD4(l0.joint, l1.joint, l2.joint, l3.joint),
+                        localAx: V(l0.localA.x, l1.localA.x, l2.localA.x, l3.localA.x),
+                        localAy: V(l0.localA.y, l1.localA.y, l2.localA.y, l3.localA.y),
+                        localBx: V(l0.localB.x, l1.localB.x, l2.localB.x, l3.localB.x),
+                        localBy: V(l0.localB.y, l1.localB.y, l2.localB.y, l3.localB.y),
+                        mA: V(l0.mA, l1.mA, l2.mA, l3.mA), iA: V(l0.iA, l1.iA, l2.iA, l3.iA),
+                        mB: V(l0.mB, l1.mB, l2.mB, l3.mB), iB: V(l0.iB, l1.iB, l2.iB, l3.iB),
+                        length: V(l0.length, l1.length, l2.length, l3.length),
+                        impulse: V(l0.impulse, l1.impulse, l2.impulse, l3.impulse)))
                     k = Swift.min(k + 4, end)
                 }
             }
