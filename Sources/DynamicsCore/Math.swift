@@ -42,6 +42,14 @@ public func normalized(_ v: Vec2) -> Vec2 {
     return l > 1e-12 ? v / l : Vec2(0, 0)
 }
 
+/// Componentwise minimum and maximum, inline (the standard library's generic `pointwiseMin`/`pointwiseMax` are
+/// left as calls in the broadphase's loops).
+@inlinable @inline(__always)
+func minimum(_ a: Vec2, _ b: Vec2) -> Vec2 { Vec2(Swift.min(a.x, b.x), Swift.min(a.y, b.y)) }
+
+@inlinable @inline(__always)
+func maximum(_ a: Vec2, _ b: Vec2) -> Vec2 { Vec2(Swift.max(a.x, b.x), Swift.max(a.y, b.y)) }
+
 /// The left perpendicular (rotated by -90° in the math sense).
 @inlinable @inline(__always)
 public func leftPerp(_ v: Vec2) -> Vec2 { Vec2(-v.y, v.x) }
@@ -102,7 +110,7 @@ public struct AABB: Equatable, Sendable {
         !(b.lower.x > upper.x || b.lower.y > upper.y || lower.x > b.upper.x || lower.y > b.upper.y)
     }
     @inlinable public func union(_ b: AABB) -> AABB {
-        AABB(lower: pointwiseMin(lower, b.lower), upper: pointwiseMax(upper, b.upper))
+        AABB(lower: minimum(lower, b.lower), upper: maximum(upper, b.upper))
     }
     @inlinable public func contains(_ p: Vec2) -> Bool {
         p.x >= lower.x && p.y >= lower.y && p.x <= upper.x && p.y <= upper.y

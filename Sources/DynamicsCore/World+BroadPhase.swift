@@ -3,11 +3,16 @@ extension World {
     /// being binned, so one large item among many small ones does not flood the grid.
     @usableFromInline static var oversizeCells: Int { 64 }
 
+    /// ⌊v⌋ clamped to ±10⁹, as a cell index. SSE2 has no rounding instruction, and `rounded(.down)` is a call
+    /// into the C library; clamping first and truncating gives the same index inline.
+    @inline(__always) static func cellIndex(_ v: Float) -> Int32 {
+        let c = Swift.max(Swift.min(v, 1e9), -1e9)
+        let t = Int32(c)
+        return Float(t) > c ? t - 1 : t
+    }
+
     @inline(__always) func cellCoord(_ box: AABB, inv: Float) -> GridCoord {
-        @inline(__always) func c(_ v: Float) -> Int32 {
-            let f = (v * inv).rounded(.down)
-            return Int32(Swift.max(Swift.min(f, 1e9), -1e9))
-        }
+        @inline(__always) func c(_ v: Float) -> Int32 { World.cellIndex(v * inv) }
         return GridCoord(x0: c(box.lower.x), y0: c(box.lower.y), x1: c(box.upper.x), y1: c(box.upper.y))
     }
 
@@ -23,15 +28,15 @@ extension World {
                     switch shape.kind {
                     case .circle:
                         let c = p + q.rotate(shape.p0)
-                        lo = pointwiseMin(lo, c - shape.radius); hi = pointwiseMax(hi, c + shape.radius)
+                        lo = minimum(lo, c - shape.radius); hi = maximum(hi, c + shape.radius)
                     case .segment:
                         let a = p + q.rotate(shape.p0), b = p + q.rotate(shape.p1)
-                        lo = pointwiseMin(lo, pointwiseMin(a, b)); hi = pointwiseMax(hi, pointwiseMax(a, b))
+                        lo = minimum(lo, minimum(a, b)); hi = maximum(hi, maximum(a, b))
                     case .polygon:
                         let vs = Int(shape.vertexStart)
                         for v in vs..<(vs + Int(shape.vertexCount)) {
                             let w = p + q.rotate(pv[v])
-                            lo = pointwiseMin(lo, w); hi = pointwiseMax(hi, w)
+                            lo = minimum(lo, w); hi = maximum(hi, w)
                         }
                     }
                 }
@@ -123,8 +128,8 @@ extension World {
             var box = bodyBox(id: i, slot: s)
             let d = dt * vel[s] + (dt * dt) * grav[s]
             let spin = abs(angVel[s]) * ext[s] * dt
-            box.lower += pointwiseMin(d, .zero) - (margin + spin)
-            box.upper += pointwiseMax(d, .zero) + (margin + spin)
+            box.lower += minimum(d, .zero) - (margin + spin)
+            box.upper += maximum(d, .zero) + (margin + spin)
             awakeBoxes[s] = box
             let c = cellCoord(box, inv: inv)
             if c.cellCount >= oversizeLimit { awakeOversize.append(Int32(s)); continue }
@@ -160,8 +165,7 @@ extension World {
                                 let ib = Int(bodyIndex[sb])
                                 guard matrix[rowA + Int(classOf[ib])] else { continue }
                                 let rx = Swift.max(boxA.lower.x, boxB.lower.x), ry = Swift.max(boxA.lower.y, boxB.lower.y)
-                                let rk = cellKey(Int32(Swift.max(Swift.min((rx * inv).rounded(.down), 1e9), -1e9)),
-                                                 Int32(Swift.max(Swift.min((ry * inv).rounded(.down), 1e9), -1e9)))
+                                let rk = cellKey(World.cellIndex(rx * inv), World.cellIndex(ry * inv))
                                 guard rk == key else { continue }
                                 pairs.append(ia < ib ? UInt64(ia) << 32 | UInt64(ib) : UInt64(ib) << 32 | UInt64(ia))
                             }
@@ -242,8 +246,7 @@ extension World {
                     let sb = staticBoxes[j]
                     guard box.overlaps(sb), collides[row + Int(classOf[j])] else { continue }
                     let rx = Swift.max(box.lower.x, sb.lower.x), ry = Swift.max(box.lower.y, sb.lower.y)
-                    let rk = cellKey(Int32(Swift.max(Swift.min((rx * inv).rounded(.down), 1e9), -1e9)),
-                                     Int32(Swift.max(Swift.min((ry * inv).rounded(.down), 1e9), -1e9)))
+                    let rk = cellKey(World.cellIndex(rx * inv), World.cellIndex(ry * inv))
                     guard rk == key else { continue }
                     pairs.append(i < j ? UInt64(i) << 32 | UInt64(j) : UInt64(j) << 32 | UInt64(i))
                 }
