@@ -16,8 +16,9 @@
 
 import DynamicsSIMD
 
-/// Four rigid distance joints of one colour, in SoA form. A lane with slot −1 on a side reads that side's fixed
-/// pose (the world, a static or a sleeping body) and writes nothing; padding lanes have no mass on either side.
+/// Four rigid distance joints of one colour, in SoA form. Each side of a lane is an entry of the packed state: an
+/// awake body's, or one of its own for a fixed side (the world, a static or a sleeping body). Padding lanes have
+/// two fixed sides 1 apart, rest length 1 and no mass, so they apply nothing.
 @usableFromInline
 struct WideRodBatch {
     typealias V = SIMD4<Float>
@@ -31,8 +32,9 @@ struct WideRodBatch {
     var length: V
     /// The accumulated impulse along the rod (the record's `axialImpulse` during the step).
     var impulse: V
-    /// Geometry at the current positions (`updateWideRodGeometry`): the anchors, the unit axis (zero where the
-    /// anchors coincide), the axial mass (zero where the rod cannot act) and the length error.
+    /// Geometry at the current positions (the first sweep of `runWideRods` after positions moved): the anchors,
+    /// the unit axis (zero where the anchors coincide), the axial mass (zero where the rod cannot act) and the
+    /// length error.
     var rAx: V = .zero, rAy: V = .zero, rBx: V = .zero, rBy: V = .zero
     var ax: V = .zero, ay: V = .zero, axialMass: V = .zero, error: V = .zero
 }
@@ -42,7 +44,6 @@ extension World {
     @inline(__always) static func isWideRod(_ jr: JointRecord) -> Bool {
         jr.kind == .distance && !(jr.minLength < jr.maxLength)
     }
-
 
     /// Colours the awake joints and builds `wideRods` (batches in colour order), `scalarJoints` (the rest, in joint
     /// order) and the packed state of the rods' bodies. Runs after `prepareJoints` has filled slots and masses.
