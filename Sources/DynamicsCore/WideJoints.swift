@@ -52,7 +52,6 @@ extension World {
         scalarJoints.removeAll(keepingCapacity: true)
         rodColoured.removeAll(keepingCapacity: true)
         rodBodies.removeAll(keepingCapacity: true)
-        rodEntryCount = 0
         let awake = bodies.awakeCount
         var rods = 0
         joints.withUnsafeBufferPointer { js in
@@ -120,10 +119,10 @@ extension World {
             let start = c == 0 ? 0 : rodColourStart[c - 1]
             return n + (rodColourStart[c] - start + 3) / 4
         }
-        rodEntryCount = rodBodies.count + 8 * batchCount
+        let entryCount = rodBodies.count + 8 * batchCount
         wideRodGeometryStale = true
-        rodVelocity.reserve(rodEntryCount, count: 0)
-        rodPose.reserve(rodEntryCount, count: 0)
+        rodVelocity.reserve(entryCount, count: 0)
+        rodPose.reserve(entryCount, count: 0)
         typealias V = SIMD4<Float>
         let vel = rodVelocity.base, pose = rodPose.base
         var nextFixed = rodBodies.count

@@ -78,12 +78,11 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var rodColourStart: [Int] = []
     @exclusivity(unchecked) @usableFromInline var rodBodyColours: [UInt64] = []
     /// The rods' awake bodies (slots) in packed-entry order, each awake body's entry (−1 if none), and the packed
-    /// state: velocities (vx, vy, ω, 0) and poses (x, y, cos, sin), `rodEntryCount` entries.
+    /// state: velocities (vx, vy, ω, 0) and poses (x, y, cos, sin), the bodies' entries then one per fixed side.
     @exclusivity(unchecked) @usableFromInline var rodBodies: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var rodBodyEntry: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var rodVelocity = Column<SIMD4<Float>>()
     @exclusivity(unchecked) @usableFromInline var rodPose = Column<SIMD4<Float>>()
-    @exclusivity(unchecked) @usableFromInline var rodEntryCount = 0
     /// Below this many rigid distance joints the scalar path is cheaper than packing their bodies' state (tests set
     /// it to compare the two paths).
     @exclusivity(unchecked) @usableFromInline var wideRodMinimum = 16

@@ -33,14 +33,14 @@ extension Recording {
                 let s = (f * n + i) * 3
                 out += "item,\(f),\(t),\(i),\(states[s]),\(states[s + 1]),\(states[s + 2]),,\n"
             }
-            for (j, k) in stride(from: 0, to: joints[f].count, by: 4).enumerated() {
-                let a = joints[f]
-                out += "joint,\(f),\(t),\(j),\(a[k]),\(a[k + 1]),,\(a[k + 2]),\(a[k + 3])\n"
+            /// Joints and snaps: (x1, y1, x2, y2) per record.
+            func segments(_ record: String, _ a: [Float]) {
+                for (j, k) in stride(from: 0, to: a.count, by: 4).enumerated() {
+                    out += "\(record),\(f),\(t),\(j),\(a[k]),\(a[k + 1]),,\(a[k + 2]),\(a[k + 3])\n"
+                }
             }
-            for (j, k) in stride(from: 0, to: snaps[f].count, by: 4).enumerated() {
-                let a = snaps[f]
-                out += "snap,\(f),\(t),\(j),\(a[k]),\(a[k + 1]),,\(a[k + 2]),\(a[k + 3])\n"
-            }
+            segments("joint", joints[f])
+            segments("snap", snaps[f])
             for (j, k) in stride(from: 0, to: contacts[f].count, by: 2).enumerated() {
                 out += "contact,\(f),\(t),\(j),\(contacts[f][k]),\(contacts[f][k + 1]),,,\n"
             }
