@@ -17,6 +17,8 @@ struct Scene: ParsableCommand {
     var verbose = false
     @Option(help: "Broadphase grid cell size in points (default: chosen from the typical item size).")
     var cellSize: Float = 0
+    @Option(help: "Contact stiffness in Hz, used up to a quarter of the substep rate.")
+    var contactHertz: Float = WorldSettings().contactHertz
 
     func validate() throws {
         guard BenchmarkScene.Kind(rawValue: kind) != nil else {
@@ -25,6 +27,7 @@ struct Scene: ParsableCommand {
         guard size > 0 else { throw ValidationError("size must be positive, got \(size)") }
         guard steps > 0 else { throw ValidationError("steps must be positive, got \(steps)") }
         guard substeps > 0 else { throw ValidationError("substeps must be positive, got \(substeps)") }
+        guard contactHertz.isFinite && contactHertz > 0 else { throw ValidationError("contact hertz must be positive, got \(contactHertz)") }
         guard cellSize.isFinite && cellSize >= 0 else { throw ValidationError("cell size must be finite and not negative, got \(cellSize)") }
     }
 
@@ -32,6 +35,7 @@ struct Scene: ParsableCommand {
         let scene = BenchmarkScene.named(BenchmarkScene.Kind(rawValue: kind)!, size: size)
         var settings = WorldSettings()
         settings.gridCellSize = cellSize
+        settings.contactHertz = contactHertz
         let world = World(settings: settings)
         let (ids, links) = try world.build(scene)
         let clock = ContinuousClock()

@@ -58,8 +58,10 @@ extension World {
         let pos = bodies.position.base, invMass = bodies.invMass.base, invI = bodies.invInertia.base
         let rot = bodies.rotation.base
         let awake = bodies.awakeCount
-        let contactSoft = Softness(hertz: Swift.min(settings.contactHertz, 0.25 / h), zeta: settings.contactDampingRatio, h: h)
-        let staticSoft = Softness(hertz: 2 * Swift.min(settings.contactHertz, 0.25 / h), zeta: settings.contactDampingRatio, h: h)
+        // The soft step stays calm up to a quarter of the substep rate, for contacts with a static side too.
+        let cap = 0.25 / h
+        let contactSoft = Softness(hertz: Swift.min(settings.contactHertz, cap), zeta: settings.contactDampingRatio, h: h)
+        let staticSoft = Softness(hertz: Swift.min(2 * settings.contactHertz, cap), zeta: settings.contactDampingRatio, h: h)
         for c in contacts {
             let sa = Int(bodies.slot[Int(c.bodyA)]), sb = Int(bodies.slot[Int(c.bodyB)])
             let mA = sa < awake ? invMass[sa] : 0, iA = sa < awake ? invI[sa] : 0

@@ -9,7 +9,15 @@ public struct WorldSettings: Sendable {
     /// can close within one step. 4 × linearSlop, as in Box2D v3.
     public var speculativeDistance: Float = 2.0
 
-    /// Contact stiffness (Hz). Box2D v3 caps it at a quarter of the substep rate; 30 Hz is its default.
+    /// Contact stiffness (Hz), used up to a quarter of the substep rate (stiffer than that, the soft step rings and
+    /// stacks fall); contacts with a static body or boundary get twice this, under the same cap.
+    ///
+    /// A resting contact is a stiff, over-damped spring: one carrying the weight of `n` items sinks about
+    /// n·g/ω² (ω = 2π·hertz). The default, Box2D v3's 30 Hz, lets a 20-row pyramid of 10-point boxes under
+    /// 1000 points/s² sink about 5 points; it stands within 2 at 60 Hz (the cap at 4 substeps) and a 100-row one
+    /// within 5 at 180 Hz (the cap at 12 substeps). Stiffer contacts cost deep loose piles their calm: a
+    /// 28-deep rain pile at 60 Hz keeps a few thousand items trembling at a few points per second, so it never
+    /// sleeps. Raise it (and the substep count) for tall stacks, keep it for piles.
     public var contactHertz: Float = 30
     /// Contact damping ratio (non-dimensional). Strongly over-damped so piles do not bounce.
     public var contactDampingRatio: Float = 10

@@ -65,6 +65,9 @@ public struct Profile {
     public var bounds: CGSize
     public var timeStep: Double
     public var substeps: Int
+    /// The world's contact stiffness (`WorldSettings.contactHertz`), when the profile sets it; nil keeps the
+    /// engine's default.
+    public var contactHertz: Double?
     public var steps: Int
     /// Steps run before measuring starts (a settled-pile profile measures only what follows).
     public var warmupSteps: Int
@@ -76,10 +79,10 @@ public struct Profile {
     public var groups: [(name: String, range: Range<Int>)]
     public var behaviors: [Behavior]
 
-    init(file: String, name: String, summary: String, bounds: CGSize, timeStep: Double, substeps: Int, steps: Int,
+    init(file: String, name: String, summary: String, bounds: CGSize, timeStep: Double, substeps: Int, contactHertz: Double?, steps: Int,
          warmupSteps: Int, seed: UInt32, scene: BenchmarkScene?, items: [Item], groups: [(name: String, range: Range<Int>)], behaviors: [Behavior]) {
         self.file = file; self.name = name; self.summary = summary; self.bounds = bounds
-        self.timeStep = timeStep; self.substeps = substeps; self.steps = steps; self.warmupSteps = warmupSteps; self.seed = seed
+        self.timeStep = timeStep; self.substeps = substeps; self.contactHertz = contactHertz; self.steps = steps; self.warmupSteps = warmupSteps; self.seed = seed
         self.scene = scene; self.items = items; self.groups = groups; self.behaviors = behaviors
     }
 
@@ -114,6 +117,7 @@ public final class ProfileScene {
         animator = DynamicAnimator(referenceBounds: CGRect(origin: .zero, size: profile.bounds))
         animator.timeStep = profile.timeStep
         animator.substepCount = profile.substeps
+        animator.world.settings = profile.worldSettings
         items = profile.items.map {
             HeadlessItem(center: $0.center, size: $0.size, name: $0.name, color: $0.color,
                          collisionBoundsType: $0.ellipse ? .ellipse : .rectangle)
@@ -230,9 +234,16 @@ extension Profile {
     public func makeScene() -> ProfileScene { ProfileScene(profile: self) }
 
     /// The profile's items as a core world through the bulk API, when the profile reproduces a SCENES.md scene.
+    /// The engine settings the profile asks for: the defaults, with the profile's contact stiffness if it sets one.
+    public var worldSettings: WorldSettings {
+        var settings = WorldSettings()
+        if let contactHertz { settings.contactHertz = Float(contactHertz) }
+        return settings
+    }
+
     public func makeCoreWorld() throws -> (world: World, items: [BodyID], links: [JointID])? {
         guard let scene else { return nil }
-        let world = World()
+        let world = World(settings: worldSettings)
         let (ids, links) = try world.build(scene)
         return (world, ids, links)
     }

@@ -19,7 +19,7 @@ struct ProfileParser {
 
     mutating func parse(_ text: String) throws -> Profile {
         let root = Node(value: try JSONParser.parse(text, file: file), path: "", file: file)
-        try root.allowOnly(["name", "description", "scene", "bounds", "timeStep", "substeps", "steps", "warmupSteps", "seed", "items", "behaviors"])
+        try root.allowOnly(["name", "description", "scene", "bounds", "timeStep", "substeps", "contactHertz", "steps", "warmupSteps", "seed", "items", "behaviors"])
         let name = try root.required("name").string()
         let summary = try root.optional("description")?.string() ?? ""
         let fileSeed = try root.optional("seed").map { n -> UInt32 in
@@ -54,6 +54,7 @@ struct ProfileParser {
 
         let timeStep = try root.optional("timeStep")?.positive() ?? 1.0 / 60
         let substeps = try root.optional("substeps")?.integer(min: 1) ?? 4
+        let contactHertz = try root.optional("contactHertz")?.positive()
         let steps = try root.required("steps").integer(min: 1)
         var warmupSteps = 0
         if let w = try root.optional("warmupSteps") {
@@ -64,7 +65,7 @@ struct ProfileParser {
         for entry in try root.required("items").array() { try parseItemEntry(entry, seed: seed) }
         let behaviors = try root.required("behaviors").array().map { try parseBehavior($0) }
         return Profile(file: file, name: name, summary: summary, bounds: bounds, timeStep: timeStep, substeps: substeps,
-                       steps: steps, warmupSteps: warmupSteps, seed: seed, scene: scene, items: items, groups: groups, behaviors: behaviors)
+                       contactHertz: contactHertz, steps: steps, warmupSteps: warmupSteps, seed: seed, scene: scene, items: items, groups: groups, behaviors: behaviors)
     }
 
     // MARK: items

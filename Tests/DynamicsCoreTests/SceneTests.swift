@@ -85,6 +85,30 @@ final class PropertyTests: XCTestCase {
         }
     }
 
+    /// A resting contact sinks in proportion to its load over its stiffness squared: pyramid_20 under the default
+    /// 30 Hz sinks more than it does at 60 Hz (the cap at 4 substeps), where it stands within 2 points and sleeps.
+    func test_pyramid20_sinksLessWithStifferContacts_andStandsAt60Hz() throws {
+        func topDrop(hertz: Float) throws -> (dy: Double, dx: Double, awake: Int) {
+            var settings = WorldSettings()
+            settings.contactHertz = hertz
+            let world = World(settings: settings)
+            let scene = BenchmarkScene.pyramid(20)
+            let (ids, links) = try world.build(scene)
+            for _ in 0..<600 { world.step(dt: 1.0 / 60, substeps: 4) }
+            let stats = world.statistics(of: scene, items: ids, links: links)
+            XCTAssertEqual(stats.nonfinite, 0)
+            return (stats.topDY, stats.topDX, world.awakeBodyCount)
+        }
+        let soft = try topDrop(hertz: 30), stiff = try topDrop(hertz: 60)
+        XCTAssertGreaterThan(soft.dy, 2 * stiff.dy, "sinking: \(soft.dy) at 30 Hz, \(stiff.dy) at 60 Hz")
+        XCTAssertLessThanOrEqual(abs(stiff.dy), 2)
+        XCTAssertLessThanOrEqual(abs(stiff.dx), 1)
+        XCTAssertEqual(stiff.awake, 0)
+        // Beyond the cap the contacts stay as at the cap: the soft step would ring.
+        let capped = try topDrop(hertz: 1000)
+        XCTAssertEqual(capped.dy, stiff.dy)
+    }
+
     /// Without gravity, damping or restitution, contacts can only take energy away.
     func test_energyDoesNotGrowWithoutInput() throws {
         for seed in UInt64(1)...5 {

@@ -32,6 +32,22 @@ final class StressTests: XCTestCase {
         XCTAssertNotNil(sleptAt, "the pile did not sleep within 30 s (\(world.awakeBodyCount) awake)")
     }
 
+    /// SCENES.md pyramid_100 with the stiffest contacts 12 substeps allow (180 Hz) stands: its top box ends within
+    /// 5 points of where it started. (Neither peer engine keeps this pyramid standing.)
+    func test_pyramid100_standsWithStiffContacts() throws {
+        var settings = WorldSettings()
+        settings.contactHertz = 180
+        let world = World(settings: settings)
+        let scene = BenchmarkScene.pyramid(100)
+        let (ids, links) = try world.build(scene)
+        for _ in 0..<600 { world.step(dt: 1.0 / 60, substeps: 12) }
+        let stats = world.statistics(of: scene, items: ids, links: links)
+        XCTAssertEqual(stats.nonfinite, 0)
+        XCTAssertEqual(stats.outside, 0)
+        XCTAssertLessThanOrEqual(abs(stats.topDY), 5, "top box moved \(stats.topDY) points down")
+        XCTAssertLessThanOrEqual(abs(stats.topDX), 5, "top box moved \(stats.topDX) points sideways")
+    }
+
     /// The same inputs give bit-identical results.
     func test_rain1000_rerunIsBitIdentical() throws {
         func run() throws -> [UInt32] {

@@ -149,6 +149,19 @@ final class ProfileTests: XCTestCase {
         XCTAssertTrue(m4.contains("items[1].rows: expected a whole number ≥ 1, found 0"), m4)
     }
 
+    /// A profile's contact stiffness reaches both the core world and the animator's; a bad one is refused.
+    func test_contactHertzIsAppliedAndChecked() throws {
+        let p = try Profile(json: good.replacingOccurrences(of: "\"steps\": 10,", with: "\"steps\": 10, \"contactHertz\": 60,"), file: "good.json")
+        XCTAssertEqual(p.contactHertz, 60)
+        XCTAssertEqual(p.makeScene().animator.world.settings.contactHertz, 60)
+        XCTAssertEqual(try Profile(json: good, file: "good.json").makeScene().animator.world.settings.contactHertz,
+                       WorldSettings().contactHertz)
+        let pyramid = try Profile(contentsOf: Self.profilesDirectory.appendingPathComponent("pyramid-100.json"))
+        XCTAssertEqual(try pyramid.makeCoreWorld()?.world.settings.contactHertz, 180)
+        let m = refusal(good.replacingOccurrences(of: "\"steps\": 10,", with: "\"steps\": 10, \"contactHertz\": -30,"))
+        XCTAssertTrue(m.contains("bad.json: contactHertz: expected a number > 0, found -30"), m)
+    }
+
     func test_aMissingFileIsNamed() {
         XCTAssertThrowsError(try Profile(contentsOf: URL(fileURLWithPath: "/nonexistent/none.json"))) { error in
             XCTAssertTrue("\(error)".hasPrefix("none.json: cannot be read"), "\(error)")
