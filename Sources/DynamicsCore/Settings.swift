@@ -47,6 +47,35 @@ public struct WorldSettings: Sendable {
     public var gridCellSize: Float = 0
 
     public init() {}
+
+    /// Throws a `DynamicsError` naming the first setting that breaks its rule: lengths, speeds, damping ratios and
+    /// times finite and not negative; stiffnesses (hertz) positive (infinity means as stiff as the substeps allow).
+    public func validate() throws {
+        func finiteNotNegative(_ value: Float, _ name: String) throws {
+            guard value.isFinite && value >= 0 else {
+                throw DynamicsError("WorldSettings.\(name) must be finite and not negative, got \(value)")
+            }
+        }
+        func positive(_ value: Float, _ name: String) throws {
+            guard value > 0 else { throw DynamicsError("WorldSettings.\(name) must be positive, got \(value)") }
+        }
+        try finiteNotNegative(linearSlop, "linearSlop")
+        try finiteNotNegative(speculativeDistance, "speculativeDistance")
+        try positive(contactHertz, "contactHertz")
+        try finiteNotNegative(contactDampingRatio, "contactDampingRatio")
+        try finiteNotNegative(contactPushMaxVelocity, "contactPushMaxVelocity")
+        try positive(jointHertz, "jointHertz")
+        try finiteNotNegative(jointDampingRatio, "jointDampingRatio")
+        try finiteNotNegative(restitutionThreshold, "restitutionThreshold")
+        try finiteNotNegative(sleepLinearVelocity, "sleepLinearVelocity")
+        try finiteNotNegative(sleepAngularVelocity, "sleepAngularVelocity")
+        try finiteNotNegative(timeToSleep, "timeToSleep")
+        try finiteNotNegative(gridCellSize, "gridCellSize")
+    }
+
+    func requireValid() {
+        do { try validate() } catch { preconditionFailure("\(error)") }
+    }
 }
 
 /// A generational handle to a body. A handle to a destroyed body is detected, never dereferenced.

@@ -53,8 +53,13 @@ struct SleepingIsland {
 ///
 /// Not thread-safe: use one world from one thread at a time. Separate worlds are independent.
 public final class World {
+    /// The engine parameters. Settings that break a rule of `WorldSettings.validate()` stop the program with
+    /// that rule's message (check them with `validate()` first to report the error instead).
     public var settings: WorldSettings {
-        didSet { if settings.gridCellSize != oldValue.gridCellSize { cellSize = 0 } }
+        didSet {
+            settings.requireValid()
+            if settings.gridCellSize != oldValue.gridCellSize { cellSize = 0 }
+        }
     }
 
     @usableFromInline let bodies = BodyStore()
@@ -171,6 +176,7 @@ public final class World {
     @exclusivity(unchecked) public internal(set) var stepCount = 0
 
     public init(settings: WorldSettings = WorldSettings()) {
+        settings.requireValid()
         self.settings = settings
     }
 

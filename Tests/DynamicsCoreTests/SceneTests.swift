@@ -109,6 +109,27 @@ final class PropertyTests: XCTestCase {
         XCTAssertEqual(capped.dy, stiff.dy)
     }
 
+    /// Settings that would put NaN or a negative stiffness into the solver are refused, naming the setting.
+    func test_settings_refuseNaNNegativeAndZeroStiffness() {
+        XCTAssertNoThrow(try WorldSettings().validate())
+        var stiffest = WorldSettings()
+        stiffest.contactHertz = .infinity
+        XCTAssertNoThrow(try stiffest.validate())
+        func refusal(_ change: (inout WorldSettings) -> Void) -> String {
+            var s = WorldSettings()
+            change(&s)
+            do { try s.validate(); return "accepted" } catch { return "\(error)" }
+        }
+        XCTAssertEqual(refusal { $0.contactHertz = .nan }, "WorldSettings.contactHertz must be positive, got nan")
+        XCTAssertEqual(refusal { $0.contactHertz = 0 }, "WorldSettings.contactHertz must be positive, got 0.0")
+        XCTAssertEqual(refusal { $0.jointHertz = -60 }, "WorldSettings.jointHertz must be positive, got -60.0")
+        XCTAssertEqual(refusal { $0.linearSlop = -0.5 }, "WorldSettings.linearSlop must be finite and not negative, got -0.5")
+        XCTAssertEqual(refusal { $0.contactDampingRatio = .infinity },
+                       "WorldSettings.contactDampingRatio must be finite and not negative, got inf")
+        XCTAssertEqual(refusal { $0.timeToSleep = .nan }, "WorldSettings.timeToSleep must be finite and not negative, got nan")
+        XCTAssertEqual(refusal { $0.gridCellSize = -1 }, "WorldSettings.gridCellSize must be finite and not negative, got -1.0")
+    }
+
     /// Without gravity, damping or restitution, contacts can only take energy away.
     func test_energyDoesNotGrowWithoutInput() throws {
         for seed in UInt64(1)...5 {
