@@ -101,6 +101,7 @@ extension World {
             }
             constraints.append(cc)
         }
+        buildWideContacts()
     }
 
     func warmStartContacts() {

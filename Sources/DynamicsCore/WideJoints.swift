@@ -207,23 +207,6 @@ extension World {
                 }
             }
         }
-        /// Four entries' (a, b, c, d) quadruples as the four vectors a, b, c, d.
-        @inline(__always) func gather(_ base: UnsafeMutableRawPointer, _ e: SIMD4<Int32>) -> (V, V, V, V) {
-            let r0 = (base + 16 &* Int(e[0])).load(as: V.self), r1 = (base + 16 &* Int(e[1])).load(as: V.self)
-            let r2 = (base + 16 &* Int(e[2])).load(as: V.self), r3 = (base + 16 &* Int(e[3])).load(as: V.self)
-            let t0 = dk_ziplo4(r0, r1), t1 = dk_ziplo4(r2, r3), t2 = dk_ziphi4(r0, r1), t3 = dk_ziphi4(r2, r3)
-            // Barriers: without them LLVM pushes the arithmetic back through the transposes into partial vectors.
-            return (dk_opaque4(dk_lohalves4(t0, t1)), dk_opaque4(dk_hihalves4(t0, t1)),
-                    dk_opaque4(dk_lohalves4(t2, t3)), dk_opaque4(dk_hihalves4(t2, t3)))
-        }
-        @inline(__always) func scatter(_ base: UnsafeMutableRawPointer, _ e: SIMD4<Int32>, _ vx: V, _ vy: V, _ w: V) {
-            let z = V.zero, vx = dk_opaque4(vx), vy = dk_opaque4(vy), w = dk_opaque4(w)
-            let t0 = dk_ziplo4(vx, vy), t1 = dk_ziplo4(w, z), t2 = dk_ziphi4(vx, vy), t3 = dk_ziphi4(w, z)
-            (base + 16 &* Int(e[0])).storeBytes(of: dk_lohalves4(t0, t1), as: V.self)
-            (base + 16 &* Int(e[1])).storeBytes(of: dk_hihalves4(t0, t1), as: V.self)
-            (base + 16 &* Int(e[2])).storeBytes(of: dk_lohalves4(t2, t3), as: V.self)
-            (base + 16 &* Int(e[3])).storeBytes(of: dk_hihalves4(t2, t3), as: V.self)
-        }
         // The geometry depends on positions only: it is computed in its own sweep (independent batches, which
         // the processor overlaps) when positions have moved, and shared by the passes in between.
         if wideRodGeometryStale {
@@ -231,8 +214,8 @@ extension World {
             wideRods.withUnsafeMutableBufferPointer { batches in
                 for k in 0..<batches.count {
                     let b = batches.baseAddress! + k
-                    let (pAx, pAy, cA, sA) = gather(packedPose, b.pointee.entryA)
-                    let (pBx, pBy, cB, sB) = gather(packedPose, b.pointee.entryB)
+                    let (pAx, pAy, cA, sA) = packedGather(packedPose, b.pointee.entryA)
+                    let (pBx, pBy, cB, sB) = packedGather(packedPose, b.pointee.entryB)
                     // Anchors from the current rotations (for the world, the identity and the world point).
                     let rAx = cA * b.pointee.localAx - sA * b.pointee.localAy
                     let rAy = sA * b.pointee.localAx + cA * b.pointee.localAy
@@ -260,8 +243,8 @@ extension World {
             for k in 0..<batches.count {
                 let b = batches.baseAddress! + k
                 let ea = b.pointee.entryA, eb = b.pointee.entryB
-                var (vAx, vAy, wA, _) = gather(packedVel, ea)
-                var (vBx, vBy, wB, _) = gather(packedVel, eb)
+                var (vAx, vAy, wA, _) = packedGather(packedVel, ea)
+                var (vBx, vBy, wB, _) = packedGather(packedVel, eb)
                 let rAx = b.pointee.rAx, rAy = b.pointee.rAy, rBx = b.pointee.rBx, rBy = b.pointee.rBy
                 let ax = b.pointee.ax, ay = b.pointee.ay
                 let impulse: V
@@ -281,8 +264,8 @@ extension World {
                 let Px = impulse * ax, Py = impulse * ay
                 vAx -= mA * Px; vAy -= mA * Py; wA -= iA * (rAx * Py - rAy * Px)
                 vBx += mB * Px; vBy += mB * Py; wB += iB * (rBx * Py - rBy * Px)
-                scatter(packedVel, ea, vAx, vAy, wA)
-                scatter(packedVel, eb, vBx, vBy, wB)
+                packedScatter(packedVel, ea, vAx, vAy, wA)
+                packedScatter(packedVel, eb, vBx, vBy, wB)
             }
         }
         rodBodies.withUnsafeBufferPointer { list in

@@ -99,18 +99,20 @@ extension World {
             return
         }
         let invH = 1 / h
+        let wide = !wideContacts.isEmpty
         for _ in 0..<substeps {
             integrateVelocities(h: h)
             if settings.warmStarting {
                 warmStartJoints()
-                warmStartContacts()
+                if wide { runWideContacts(warmStart: true, invH: invH, useBias: true) } else { warmStartContacts() }
             }
             solveJoints(h: h, useBias: true)
-            solveContacts(invH: invH, useBias: true)
+            if wide { runWideContacts(warmStart: false, invH: invH, useBias: true) } else { solveContacts(invH: invH, useBias: true) }
             integratePositions(h: h)
             solveJoints(h: h, useBias: false)
-            solveContacts(invH: invH, useBias: false)
+            if wide { runWideContacts(warmStart: false, invH: invH, useBias: false) } else { solveContacts(invH: invH, useBias: false) }
         }
+        if wide { storeWideContactImpulses() }
         applyRestitution()
         storeContactImpulses()
         storeWideRodImpulses()
@@ -243,6 +245,7 @@ extension World {
     /// x ← x + h·v elementwise (vectorized), then the rotation of the bodies that turn.
     func integratePositions(h: Float) {
         wideRodGeometryStale = true
+        wideContactPosesStale = true
         let n = bodies.awakeCount
         let pos = bodies.position.base, rot = bodies.rotation.base
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base

@@ -94,6 +94,24 @@ public final class World {
     /// Positions have moved since the wide rods' geometry was computed.
     @exclusivity(unchecked) @usableFromInline var wideRodGeometryStale = true
     @exclusivity(unchecked) @usableFromInline var awakeJointsDirty = false
+    /// This step's contact constraints in coloured batches of four (WideContacts.swift; empty: the scalar path),
+    /// with the colouring's scratch: colour and constraint per contact, contacts by colour, colour ends, the colours
+    /// taken at each awake body; the bodies in packed-entry order (entry 0 is the padding lanes'), the body → entry
+    /// map (−1 outside a build) and the packed state, (vx, vy, ω, 0) and (x, y, cos, sin) per entry.
+    @exclusivity(unchecked) @usableFromInline var wideContacts: [WideContactBatch] = []
+    @exclusivity(unchecked) @usableFromInline var contactColoured: [UInt64] = []
+    @exclusivity(unchecked) @usableFromInline var contactSorted: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var contactColourStart: [Int] = []
+    @exclusivity(unchecked) @usableFromInline var contactBodyColours: [UInt64] = []
+    @exclusivity(unchecked) @usableFromInline var contactBodies: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var contactBodyEntry: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var contactVelocity = Column<SIMD4<Float>>()
+    @exclusivity(unchecked) @usableFromInline var contactPose = Column<SIMD4<Float>>()
+    /// Below this many contact constraints the scalar path is cheaper than colouring and packing (tests set it to
+    /// compare the two paths).
+    @exclusivity(unchecked) @usableFromInline var wideContactMinimum = 16
+    /// Positions have moved since the packed poses were copied.
+    @exclusivity(unchecked) @usableFromInline var wideContactPosesStale = true
 
     @exclusivity(unchecked) @usableFromInline var contacts: [Contact] = []
     @exclusivity(unchecked) @usableFromInline var newContacts: [Contact] = []
@@ -185,6 +203,8 @@ public final class World {
         freeFields.free(count: freeFieldCount)
         rodVelocity.free(count: 0)
         rodPose.free(count: 0)
+        contactVelocity.free(count: 0)
+        contactPose.free(count: 0)
     }
 
     // MARK: - Counts

@@ -465,3 +465,58 @@ final class WideJointTests: XCTestCase {
         XCTAssertEqual(wide.maxLinkError.bitPattern, again.maxLinkError.bitPattern)
     }
 }
+
+/// Contact constraints solved four at a time from a colouring of the contact graph (WideContacts.swift).
+final class WideContactTests: XCTestCase {
+    func run(_ scene: BenchmarkScene, wide: Bool, hertz: Float = 30, steps: Int) throws -> (World, SceneStatistics) {
+        var settings = WorldSettings()
+        settings.contactHertz = hertz
+        let world = World(settings: settings)
+        if !wide { world.wideContactMinimum = .max }
+        let (items, links) = try world.build(scene)
+        for _ in 0..<steps { world.step(dt: 1.0 / 60, substeps: 4) }
+        return (world, world.statistics(of: scene, items: items, links: links))
+    }
+
+    /// Every constraint is in exactly one lane, and no two lanes of a batch touch the same awake body (static
+    /// bodies may be shared: nothing is written to them).
+    func test_colouring_putsEveryContactOnceAndNoSharedAwakeBodyInABatch() throws {
+        let (world, _) = try run(.pyramid(20), wide: true, steps: 2)
+        XCTAssertFalse(world.wideContacts.isEmpty, "the wide path ran")
+        let awake = Int32(world.bodies.awakeCount)
+        var seen = Set<Int32>()
+        for b in world.wideContacts {
+            var bodies = Set<Int32>()
+            for l in 0..<4 where b.constraint[l] >= 0 {
+                XCTAssertTrue(seen.insert(b.constraint[l]).inserted, "constraint \(b.constraint[l]) in two lanes")
+                let c = world.constraints[Int(b.constraint[l])]
+                for slot in [c.slotA, c.slotB] where slot < awake {
+                    XCTAssertTrue(bodies.insert(slot).inserted, "two lanes of one batch share awake body slot \(slot)")
+                }
+                XCTAssertEqual(world.contactBodies[Int(b.entryA[l])], c.slotA)
+                XCTAssertEqual(world.contactBodies[Int(b.entryB[l])], c.slotB)
+            }
+        }
+        XCTAssertEqual(seen.count, world.constraints.count)
+    }
+
+    /// The wide path stacks and piles as the scalar path does (only the order of the contacts within a pass
+    /// differs), and gives the same result on every run.
+    func test_wideContacts_stackAndPileLikeTheScalarPath_deterministically() throws {
+        let (_, scalarPyramid) = try run(.pyramid(20), wide: false, hertz: 60, steps: 300)
+        let (widePyramidWorld, widePyramid) = try run(.pyramid(20), wide: true, hertz: 60, steps: 300)
+        XCTAssertEqual(widePyramidWorld.awakeBodyCount, 0, "the pyramid settles and sleeps")
+        XCTAssertLessThanOrEqual(abs(widePyramid.topDY), 2)
+        XCTAssertLessThanOrEqual(abs(widePyramid.topDX), 2)
+        XCTAssertEqual(widePyramid.topDY, scalarPyramid.topDY, accuracy: 0.5)
+
+        let (_, scalarRain) = try run(.rain(300), wide: false, steps: 240)
+        let (wideRainWorld, wideRain) = try run(.rain(300), wide: true, steps: 240)
+        XCTAssertFalse(wideRainWorld.wideContacts.isEmpty, "the wide path ran")
+        XCTAssertEqual(wideRain.outside, 0)
+        XCTAssertEqual(wideRain.nonfinite, 0)
+        XCTAssertEqual(wideRain.meanY, scalarRain.meanY, accuracy: 0.005 * scalarRain.meanY)
+        let (_, again) = try run(.rain(300), wide: true, steps: 240)
+        XCTAssertEqual(wideRain.meanY.bitPattern, again.meanY.bitPattern)
+    }
+}
