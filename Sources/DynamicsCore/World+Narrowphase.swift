@@ -132,19 +132,23 @@ extension World {
                         }
                         anyPoints = true
                         // Anchors, relative velocity, and warm-start impulses matched by feature id.
+                        let previousPoints = previous >= 0 ? old[previous].manifold.pointCount : 0
+                        let vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
                         for k in 0..<m.pointCount {
                             var p = m[k]
                             p.anchorA = p.point - pA
                             p.anchorB = p.point - pB
-                            let vrA = vel[sa] + cross(angVel[sa], p.anchorA)
-                            let vrB = vel[sb] + cross(angVel[sb], p.anchorB)
+                            let vrA = vA + cross(wA, p.anchorA)
+                            let vrB = vB + cross(wB, p.anchorB)
                             p.relativeVelocity = dot(m.normal, vrB - vrA)
-                            if previous >= 0 {
-                                let om = old[previous].manifold
-                                for j in 0..<om.pointCount where om[j].id == p.id {
-                                    p.normalImpulse = om[j].normalImpulse
-                                    p.tangentImpulse = om[j].tangentImpulse
-                                    break
+                            if previousPoints > 0 {
+                                // The previous manifold's points, read in place.
+                                let q0 = old[previous].manifold.points.0
+                                if q0.id == p.id {
+                                    p.normalImpulse = q0.normalImpulse; p.tangentImpulse = q0.tangentImpulse
+                                } else if previousPoints > 1 {
+                                    let q1 = old[previous].manifold.points.1
+                                    if q1.id == p.id { p.normalImpulse = q1.normalImpulse; p.tangentImpulse = q1.tangentImpulse }
                                 }
                             }
                             m[k] = p
