@@ -19,8 +19,10 @@ public struct WorldSettings: Sendable {
     /// 28-deep rain pile at 60 Hz keeps a few thousand items trembling at a few points per second, so it never
     /// sleeps. Raise it (and the substep count) for tall stacks, keep it for piles.
     public var contactHertz: Float = 30
-    /// Contact damping ratio (non-dimensional). Strongly over-damped so piles do not bounce.
-    public var contactDampingRatio: Float = 10
+    /// Contact damping ratio (non-dimensional). Over-damped so piles do not bounce. Box2D v3 uses 10; at these
+    /// scales 5 settles faster: rain_10000 sleeps after about 600 steps instead of 1140, rain_4000 after 480
+    /// instead of 540, and a standing pyramid_100 (180 Hz) comes to rest instead of swaying at 4 Hz for good.
+    public var contactDampingRatio: Float = 5
     /// The largest speed (points/s) at which overlap is pushed apart: 3 m/s, as in Box2D v3.
     public var contactPushMaxVelocity: Float = 300
 
