@@ -104,14 +104,16 @@ extension World {
         var pairs = self.pairs; self.pairs = []
         var cellEntries = self.cellEntries; self.cellEntries = []
         var awakeBoxes = self.awakeBoxes; self.awakeBoxes = []
+        var tightBoxes = self.tightBoxes; self.tightBoxes = []
         pairs.removeAll(keepingCapacity: true)
         cellEntries.removeAll(keepingCapacity: true)
         awakeOversize.removeAll(keepingCapacity: true)
-        defer { self.pairs = pairs; self.cellEntries = cellEntries; self.awakeBoxes = awakeBoxes }
+        defer { self.pairs = pairs; self.cellEntries = cellEntries; self.awakeBoxes = awakeBoxes; self.tightBoxes = tightBoxes }
         let n = bodies.awakeCount
         // Nothing collides (a swarm driven by fields, a joint grid): no pairs, no work per body.
         guard classActive.contains(true) else { return }
         if awakeBoxes.count < n { awakeBoxes.append(contentsOf: repeatElement(AABB(lower: .zero, upper: .zero), count: n - awakeBoxes.count)) }
+        if tightBoxes.count < n { tightBoxes.append(contentsOf: repeatElement(AABB(lower: .zero, upper: .zero), count: n - tightBoxes.count)) }
         let inv = 1 / cellSize
         let margin = settings.speculativeDistance
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, ext = bodies.extent.base
@@ -126,6 +128,7 @@ extension World {
             let i = Int(bodyIndex[s])
             if !active[Int(classOf[i])] { awakeBoxes[s] = AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1)); continue }
             var box = bodyBox(id: i, slot: s)
+            tightBoxes[s] = box
             let d = dt * vel[s] + (dt * dt) * grav[s]
             let spin = abs(angVel[s]) * ext[s] * dt
             box.lower += minimum(d, .zero) - (margin + spin)

@@ -77,6 +77,7 @@ extension World {
         let pos = bodies.position.base, rot = bodies.rotation.base, vel = bodies.velocity.base
         let angVel = bodies.angularVelocity.base, ext = bodies.extent.base, grav = bodies.gravity.base
         let awakeCount = bodies.awakeCount
+        let tight = tightBoxes
         var oi = 0
         let oldCount = contacts.count
 
@@ -98,8 +99,16 @@ extension World {
                 var closing = length(vel[sb] - vel[sa]) + spin
                 closing += length(grav[sb] - grav[sa]) * dt
                 let specDist = margin + closing * dt
-                // Cheap rejection by bounding circles.
-                if length(pB - pA) - ext[sa] - ext[sb] > specDist {
+                // Cheap rejection by bounding circles, and for two awake bodies by their boxes: a gap wider than the
+                // speculative reach along x or y bounds the shapes' distance, so no point could be kept.
+                var apart = length(pB - pA) - ext[sa] - ext[sb] > specDist
+                if !apart && sa < awakeCount && sb < awakeCount {
+                    let a = tight[sa], b = tight[sb]
+                    let gap = Swift.max(Swift.max(a.lower.x - b.upper.x, b.lower.x - a.upper.x),
+                                        Swift.max(a.lower.y - b.upper.y, b.lower.y - a.upper.y))
+                    apart = gap > specDist
+                }
+                if apart {
                     for k in oldStart..<oi where old[k].touching { ended.append(endedEvent(old[k])) }
                     continue
                 }

@@ -128,6 +128,8 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var cellSize: Float = 0
     @exclusivity(unchecked) @usableFromInline var staticGrid = StaticGrid()
     @exclusivity(unchecked) @usableFromInline var awakeBoxes: [AABB] = []
+    /// The awake bodies' boxes at their current transform (before sweeping), by slot, from this step's broadphase.
+    @exclusivity(unchecked) @usableFromInline var tightBoxes: [AABB] = []
     @exclusivity(unchecked) @usableFromInline var cellEntries: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var pairs: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var sortScratch: [UInt64] = []
