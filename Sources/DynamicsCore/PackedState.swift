@@ -27,3 +27,22 @@ func packedScatter(_ base: UnsafeMutableRawPointer, _ e: SIMD4<Int32>, _ vx: SIM
     (base + 16 &* Int(e[2])).storeBytes(of: dk_lohalves4(t2, t3), as: V.self)
     (base + 16 &* Int(e[3])).storeBytes(of: dk_hihalves4(t2, t3), as: V.self)
 }
+
+/// Orders coloured constraints colour by colour for the wide solvers' batches. `coloured` holds
+/// `colour << 32 | index` in constraint order and `colourStart[c + 1]` the number of colour c (`colourStart[0]` is 0);
+/// afterwards `sorted` holds the indices, colour-major and in constraint order within a colour (a counting sort), and
+/// `colourStart[c]` the end of colour c.
+@inline(__always)
+func sortByColour(_ coloured: [UInt64], into sorted: inout [Int32], colourStart: inout [Int]) {
+    if sorted.count < coloured.count { sorted.append(contentsOf: repeatElement(0, count: coloured.count - sorted.count)) }
+    colourStart.withUnsafeMutableBufferPointer { next in
+        for c in 0..<(next.count - 1) { next[c + 1] += next[c] }
+        sorted.withUnsafeMutableBufferPointer { out in
+            for e in coloured {
+                let c = Int(e >> 32)
+                out[next[c]] = Int32(truncatingIfNeeded: e & 0xFFFF_FFFF)
+                next[c] += 1
+            }
+        }
+    }
+}

@@ -97,7 +97,6 @@ extension World {
                     contactColoured.append(UInt64(c) << 32 | UInt64(k))
                     start[c + 1] += 1
                 }
-                for c in 0..<64 { start[c + 1] += start[c] }
             }
             }
             }
@@ -106,17 +105,7 @@ extension World {
             resetContactBodyEntries()
             return
         }
-        // Colour-major, contact order within a colour: a counting sort of the contact-ordered list.
-        if contactSorted.count < count { contactSorted.append(contentsOf: repeatElement(0, count: count - contactSorted.count)) }
-        contactColourStart.withUnsafeMutableBufferPointer { next in
-            contactSorted.withUnsafeMutableBufferPointer { sorted in
-                for e in contactColoured {
-                    let c = Int(e >> 32)
-                    sorted[next[c]] = Int32(truncatingIfNeeded: e & 0xFFFF_FFFF)
-                    next[c] += 1
-                }
-            }
-        }
+        sortByColour(contactColoured, into: &contactSorted, colourStart: &contactColourStart)
         // `contactColourStart[c]` now holds the end of colour c.
         contactVelocity.reserve(contactBodies.count, count: 0)
         contactPose.reserve(contactBodies.count, count: 0)

@@ -94,25 +94,12 @@ extension World {
                     rodColoured.append(UInt64(c) << 32 | UInt64(UInt32(bitPattern: j)))
                     count[c + 1] += 1
                 }
-                for c in 0..<64 { count[c + 1] += count[c] }
             }
             }
             }
         }
         guard !rodColoured.isEmpty else { return }
-        // Colour-major, joint order within a colour: a counting sort by colour of the joint-ordered list.
-        if rodSorted.count < rodColoured.count {
-            rodSorted.append(contentsOf: repeatElement(0, count: rodColoured.count - rodSorted.count))
-        }
-        rodColourStart.withUnsafeMutableBufferPointer { next in
-            rodSorted.withUnsafeMutableBufferPointer { sorted in
-                for e in rodColoured {
-                    let c = Int(e >> 32)
-                    sorted[next[c]] = Int32(truncatingIfNeeded: e & 0xFFFF_FFFF)
-                    next[c] += 1
-                }
-            }
-        }
+        sortByColour(rodColoured, into: &rodSorted, colourStart: &rodColourStart)
         // `rodColourStart[c]` now holds the end of colour c. Packed entries: the rods' awake bodies first, then one
         // per fixed side of every lane (padding lanes included), in batch order.
         let batchCount = (0..<64).reduce(0) { n, c in
