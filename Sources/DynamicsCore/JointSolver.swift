@@ -61,29 +61,55 @@ extension World {
             if aAwake || bAwake { awakeJoints.append(Int32(j)) }
         }
         awakeJointsDirty = false
+        rodLayoutDirty = true
     }
 
     func prepareJoints(h: Float) {
         let awake = bodies.awakeCount
         let slots = bodies.slot, invMass = bodies.invMass.base, invI = bodies.invInertia.base
         let pos = bodies.position.base, rot = bodies.rotation.base
-        @inline(__always) func endpoint(_ b: Int32) -> (slot: Int32, m: Float, i: Float, p: Vec2, q: Rot) {
-            if b < 0 { return (-1, 0, 0, .zero, .identity) }
-            let s = Int(slots[Int(b)])
-            if s < awake { return (Int32(s), invMass[s], invI[s], .zero, .identity) }
-            return (-1, 0, 0, pos[s], rot[s])
+        /// Brings one side of a record up to date: an awake body's slot and inverse masses, or a fixed body's pose
+        /// (slot −1, no mass); the world side never changes. Returns whether anything changed, bit for bit.
+        @inline(__always) func update(_ body: Int32, _ slot: inout Int32, _ m: inout Float, _ i: inout Float,
+                                      _ p: inout Vec2, _ q: inout Rot) -> Bool {
+            if body < 0 { return false }
+            let s = Int(slots[Int(body)])
+            if s < awake {
+                let ns = Int32(s), nm = invMass[s], ni = invI[s]
+                // A record last written for an awake body has the zero pose: slot, m and i say it all.
+                if slot == ns && m.bitPattern == nm.bitPattern && i.bitPattern == ni.bitPattern { return false }
+                slot = ns; m = nm; i = ni; p = .zero; q = .identity
+                return true
+            }
+            let np = pos[s], nq = rot[s]
+            if slot == -1 && m == 0 && i == 0 && p.x.bitPattern == np.x.bitPattern && p.y.bitPattern == np.y.bitPattern
+                && q.c.bitPattern == nq.c.bitPattern && q.s.bitPattern == nq.s.bitPattern { return false }
+            slot = -1; m = 0; i = 0; p = np; q = nq
+            return true
         }
+        // The wide rods' batches are kept from the last step unless something they were built from changed: the
+        // awake joint list, a joint's parameters (`rodLayoutDirty`), or an endpoint's slot, masses or fixed pose.
+        var changed = false
         joints.withUnsafeMutableBufferPointer { js in
             guard let base = js.baseAddress else { return }
             for j in awakeJoints {
                 let jr = base + Int(j)
-                let a = endpoint(jr.pointee.bodyA), b = endpoint(jr.pointee.bodyB)
-                jr.pointee.slotA = a.slot; jr.pointee.mA = a.m; jr.pointee.iA = a.i
-                jr.pointee.fixedPosA = a.p; jr.pointee.fixedRotA = a.q
-                jr.pointee.slotB = b.slot; jr.pointee.mB = b.m; jr.pointee.iB = b.i
-                jr.pointee.fixedPosB = b.p; jr.pointee.fixedRotB = b.q
+                if update(jr.pointee.bodyA, &jr.pointee.slotA, &jr.pointee.mA, &jr.pointee.iA, &jr.pointee.fixedPosA, &jr.pointee.fixedRotA) {
+                    changed = true
+                }
+                if update(jr.pointee.bodyB, &jr.pointee.slotB, &jr.pointee.mB, &jr.pointee.iB, &jr.pointee.fixedPosB, &jr.pointee.fixedRotB) {
+                    changed = true
+                }
                 jr.pointee.spring = Softness(hertz: jr.pointee.hertz, zeta: jr.pointee.dampingRatio, h: h)
             }
+        }
+        changed = changed || rodLayoutDirty
+        rodLayoutDirty = false
+        if !changed {
+            // Same batches: their impulses are the records' (stored at the end of the last step); only the
+            // geometry must follow the moved positions.
+            wideRodGeometryStale = true
+            return
         }
         buildWideRods()
     }
@@ -112,7 +138,7 @@ extension World {
                 }
             }
         }
-        runWideRods(warmStart: true, soft: .rigid, useBias: false)
+        runWideRods(warmStart: true, soft: .rigid, useBias: false, copyIn: true, copyOut: !rodsAlone)
     }
 
     func solveJoints(h: Float, useBias: Bool) {
@@ -139,7 +165,7 @@ extension World {
                 }
             }
         }
-        runWideRods(warmStart: false, soft: jointSoft, useBias: useBias)
+        runWideRods(warmStart: false, soft: jointSoft, useBias: useBias, copyIn: !rodsAlone, copyOut: true)
     }
 
     /// Both anchors in world orientation, relative to each body's COM, from the current rotations.

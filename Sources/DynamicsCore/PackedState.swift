@@ -28,6 +28,36 @@ func packedScatter(_ base: UnsafeMutableRawPointer, _ e: SIMD4<Int32>, _ vx: SIM
     (base + 16 &* Int(e[3])).storeBytes(of: dk_hihalves4(t2, t3), as: V.self)
 }
 
+/// Four entry numbers read one by one from memory (`SIMD4<Int32>` storage): scalar loads address the entries
+/// directly, where lanes taken out of a vector register cost several shuffles each.
+@inline(__always)
+func packedEntries(_ p: UnsafePointer<SIMD4<Int32>>) -> (Int, Int, Int, Int) {
+    let r = UnsafeRawPointer(p)
+    return (Int(r.load(as: Int32.self)), Int(r.load(fromByteOffset: 4, as: Int32.self)),
+            Int(r.load(fromByteOffset: 8, as: Int32.self)), Int(r.load(fromByteOffset: 12, as: Int32.self)))
+}
+
+/// The first two components of four entries (vx, vy or x, y) as two vectors: 8-byte loads and one split.
+@inline(__always)
+func packedGatherPairs(_ base: UnsafeMutableRawPointer, _ e: (Int, Int, Int, Int)) -> (SIMD4<Float>, SIMD4<Float>) {
+    typealias H = SIMD2<Float>
+    let a = SIMD4(lowHalf: (base + 16 &* e.0).load(as: H.self), highHalf: (base + 16 &* e.1).load(as: H.self))
+    let b = SIMD4(lowHalf: (base + 16 &* e.2).load(as: H.self), highHalf: (base + 16 &* e.3).load(as: H.self))
+    return (dk_opaque4(dk_even4(a, b)), dk_opaque4(dk_odd4(a, b)))
+}
+
+/// Writes the first two components of four entries (the linear velocities), leaving the others as they are.
+@inline(__always)
+func packedScatterPairs(_ base: UnsafeMutableRawPointer, _ e: (Int, Int, Int, Int), _ x: SIMD4<Float>, _ y: SIMD4<Float>) {
+    typealias H = SIMD2<Float>
+    let x = dk_opaque4(x), y = dk_opaque4(y)
+    let lo = dk_ziplo4(x, y), hi = dk_ziphi4(x, y)
+    (base + 16 &* e.0).storeBytes(of: lo.lowHalf, as: H.self)
+    (base + 16 &* e.1).storeBytes(of: lo.highHalf, as: H.self)
+    (base + 16 &* e.2).storeBytes(of: hi.lowHalf, as: H.self)
+    (base + 16 &* e.3).storeBytes(of: hi.highHalf, as: H.self)
+}
+
 /// Orders coloured constraints colour by colour for the wide solvers' batches. `coloured` holds
 /// `colour << 32 | index` in constraint order and `colourStart[c + 1]` the number of colour c (`colourStart[0]` is 0);
 /// afterwards `sorted` holds the indices, colour-major and in constraint order within a colour (a counting sort), and

@@ -94,6 +94,7 @@ extension World {
         guard joints[j].bodyB < 0 else { throw DynamicsError("\(id) is attached to a body, not to a world point") }
         if joints[j].localB == point { return }
         joints[j].localB = point
+        rodLayoutDirty = true
         wakeBody(Int(joints[j].bodyA))
     }
 
@@ -112,6 +113,7 @@ extension World {
         jr.length = length; jr.minLength = minLength; jr.maxLength = maxLength
         jr.hertz = hertz; jr.dampingRatio = dampingRatio; jr.maxFrictionTorque = maxFrictionTorque
         joints[j] = jr
+        rodLayoutDirty = true
         wakeBody(Int(jr.bodyA))
         if jr.bodyB >= 0 { wakeBody(Int(jr.bodyB)) }
     }

@@ -100,6 +100,7 @@ extension World {
         }
         let invH = 1 / h
         let wide = !wideContacts.isEmpty
+        rodsAlone = constraints.isEmpty && scalarJoints.isEmpty && settings.warmStarting
         for _ in 0..<substeps {
             integrateVelocities(h: h)
             if settings.warmStarting {

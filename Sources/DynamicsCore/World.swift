@@ -77,6 +77,7 @@ public final class World {
     /// (WideJoints.swift); with the colouring's scratch: colour and joint per rod, rods by colour, colour ends,
     /// and the colours taken at each awake body.
     @exclusivity(unchecked) @usableFromInline var wideRods: [WideRodBatch] = []
+    @exclusivity(unchecked) @usableFromInline var centreRods: [CentreRodBatch] = []
     @exclusivity(unchecked) @usableFromInline var scalarJoints: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var rodColoured: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var rodSorted: [Int32] = []
@@ -94,6 +95,10 @@ public final class World {
     /// Positions have moved since the wide rods' geometry was computed.
     @exclusivity(unchecked) @usableFromInline var wideRodGeometryStale = true
     @exclusivity(unchecked) @usableFromInline var awakeJointsDirty = false
+    /// The wide rods' batches (`buildWideRods`) must be rebuilt: the awake joints or a joint's parameters changed.
+    @exclusivity(unchecked) @usableFromInline var rodLayoutDirty = true
+    /// This step's constraints are wide rods only (and warm starting is on): see `runWideRods`.
+    @exclusivity(unchecked) @usableFromInline var rodsAlone = false
     /// This step's contact constraints in coloured batches of four (WideContacts.swift; empty: the scalar path),
     /// with the colouring's scratch: colour and constraint per contact, contacts by colour, colour ends, the colours
     /// taken at each awake body; the bodies in packed-entry order (entry 0 is the padding lanes'), the body → entry

@@ -438,12 +438,14 @@ final class WideJointTests: XCTestCase {
         let (world, _) = try grid(wide: true, steps: 1)
         let rods = 12 + 2 * 12 * 11
         XCTAssertTrue(world.scalarJoints.isEmpty, "every link of the grid is a rigid rod")
+        XCTAssertTrue(world.wideRods.isEmpty, "the grid's links join item centres: every batch is a centre batch")
         var seen = Set<Int32>()
-        for b in world.wideRods {
+        let lanes = world.centreRods.map { ($0.joint, $0.entryA, $0.entryB) } + world.wideRods.map { ($0.joint, $0.entryA, $0.entryB) }
+        for (joint, entryA, entryB) in lanes {
             var bodies = Set<Int32>()
-            for l in 0..<4 where b.joint[l] >= 0 {
-                XCTAssertTrue(seen.insert(b.joint[l]).inserted, "joint \(b.joint[l]) in two lanes")
-                for e in [b.entryA[l], b.entryB[l]] where Int(e) < world.rodBodies.count {
+            for l in 0..<4 where joint[l] >= 0 {
+                XCTAssertTrue(seen.insert(joint[l]).inserted, "joint \(joint[l]) in two lanes")
+                for e in [entryA[l], entryB[l]] where Int(e) < world.rodBodies.count {
                     XCTAssertTrue(bodies.insert(e).inserted, "two lanes of one batch share body entry \(e)")
                 }
             }
@@ -451,12 +453,88 @@ final class WideJointTests: XCTestCase {
         XCTAssertEqual(seen.count, rods)
     }
 
+    /// A hanging net whose links join points off the item centres (so the rods turn their items): the general
+    /// wide batches, against the scalar path.
+    func offCentreNet(wide: Bool, steps: Int) throws -> (maxError: Float, bottomY: Float, centreBatches: Int, batches: Int) {
+        let world = World()
+        if !wide { world.wideRodMinimum = .max }
+        let side = 8
+        var ids: [[BodyID]] = []
+        for r in 0..<side {
+            var row: [BodyID] = []
+            for c in 0..<side {
+                var d = BodyDefinition.box(center: Vec2(Float(100 + 20 * c), Float(100 + 20 * r)), width: 8, height: 8)
+                d.gravity = Vec2(0, 1000)
+                row.append(try world.createBody(d))
+            }
+            ids.append(row)
+        }
+        var links: [(BodyID, BodyID?, Vec2, Vec2)] = []
+        for c in 0..<side { links.append((ids[0][c], nil, Vec2(0, -4), Vec2(Float(100 + 20 * c), 86))) }
+        for r in 0..<side {
+            for c in 0..<side {
+                if c + 1 < side { links.append((ids[r][c], ids[r][c + 1], Vec2(4, 0), Vec2(-4, 0))) }
+                if r + 1 < side { links.append((ids[r][c], ids[r + 1][c], Vec2(0, 4), Vec2(0, -4))) }
+            }
+        }
+        var joints: [JointID] = []
+        for (a, b, la, lb) in links {
+            var j = JointDefinition(kind: .distance, bodyA: a, bodyB: b)
+            j.localAnchorA = la; j.localAnchorB = lb
+            j.length = 12; j.minLength = 12; j.maxLength = 12
+            joints.append(try world.createJoint(j))
+        }
+        for _ in 0..<steps { world.step(dt: 1.0 / 60, substeps: 4) }
+        var maxError: Float = 0
+        for j in joints {
+            let (a, b) = world.jointAnchors(j)
+            maxError = max(maxError, abs(length(b - a) - 12))
+        }
+        return (maxError, world.origin(of: ids[side - 1][0]).y, world.centreRods.count, world.wideRods.count)
+    }
+
+    func test_offCentreRods_useTheGeneralBatches_andHoldLikeTheScalarPath() throws {
+        let scalar = try offCentreNet(wide: false, steps: 120)
+        let wide = try offCentreNet(wide: true, steps: 120)
+        XCTAssertEqual(wide.centreBatches, 0)
+        XCTAssertGreaterThan(wide.batches, 0, "the general wide path ran")
+        XCTAssertLessThan(wide.maxError, 0.5)
+        XCTAssertEqual(wide.maxError, scalar.maxError, accuracy: 0.05)
+        XCTAssertEqual(wide.bottomY, scalar.bottomY, accuracy: 0.5)
+    }
+
+    /// The batches are kept from step to step while nothing they were built from changes; keeping them gives the
+    /// same bits as rebuilding them every step. Editing a joint rebuilds them.
+    func test_keptRodBatches_matchRebuildingThemEveryStep() throws {
+        func run(rebuild: Bool) throws -> (World, [BodyID], [JointID]) {
+            let world = World()
+            let (items, links) = try world.build(BenchmarkScene.jointGrid(12))
+            for _ in 0..<60 {
+                if rebuild { world.rodLayoutDirty = true }
+                world.step(dt: 1.0 / 60, substeps: 4)
+            }
+            return (world, items, links)
+        }
+        let (kept, items, links) = try run(rebuild: false)
+        let (rebuilt, _, _) = try run(rebuild: true)
+        for id in items {
+            XCTAssertEqual(kept.origin(of: id).x.bitPattern, rebuilt.origin(of: id).x.bitPattern)
+            XCTAssertEqual(kept.origin(of: id).y.bitPattern, rebuilt.origin(of: id).y.bitPattern)
+        }
+        // An edit reaches the batches: a longer link is longer after a few steps.
+        let j = links[links.count / 2]
+        try kept.setJointParameters(j, length: 30, minLength: 30, maxLength: 30, hertz: 0, dampingRatio: 0, maxFrictionTorque: 0)
+        for _ in 0..<30 { kept.step(dt: 1.0 / 60, substeps: 4) }
+        let (a, b) = kept.jointAnchors(j)
+        XCTAssertEqual(length(b - a), 30, accuracy: 1)
+    }
+
     /// The wide path holds the grid as the scalar path does (only the order of the joints within a pass differs),
     /// and gives the same result on every run.
     func test_wideRods_holdTheGridLikeTheScalarPath_deterministically() throws {
         let (_, scalar) = try grid(wide: false, steps: 120)
         let (wideWorld, wide) = try grid(wide: true, steps: 120)
-        XCTAssertFalse(wideWorld.wideRods.isEmpty, "the wide path ran")
+        XCTAssertFalse(wideWorld.centreRods.isEmpty, "the wide path ran")
         XCTAssertLessThan(wide.maxLinkError, 0.5)
         XCTAssertEqual(wide.maxLinkError, scalar.maxLinkError, accuracy: 0.02)
         XCTAssertEqual(wide.sag, scalar.sag, accuracy: 0.02 * abs(scalar.sag) + 0.02)
