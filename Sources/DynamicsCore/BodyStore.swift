@@ -82,6 +82,31 @@ final class BodyStore {
         return i >= 0 && i < slot.count && alive[i] && generation[i] == id.generation
     }
 
+    /// Makes room for `n` bodies in all, exactly: the columns and per-id arrays are sized once instead of by
+    /// doubling (which leaves up to half of each unused).
+    func reserveCapacity(_ n: Int) {
+        guard n > count else { return }
+        position.reserveExactly(n, count: count); rotation.reserveExactly(n, count: count)
+        velocity.reserveExactly(n, count: count); angularVelocity.reserveExactly(n, count: count)
+        invMass.reserveExactly(n, count: count); invMass2.reserveExactly(n, count: count)
+        invInertia.reserveExactly(n, count: count); gravity.reserveExactly(n, count: count)
+        force.reserveExactly(n, count: count); torqueA.reserveExactly(n, count: count); torqueB.reserveExactly(n, count: count)
+        linearDampingFactor.reserveExactly(n, count: count); angularDampingFactor.reserveExactly(n, count: count)
+        freeDecay.reserveExactly(n, count: count); freeGain.reserveExactly(n, count: count)
+        freePositionGain.reserveExactly(n, count: count); sleepTime.reserveExactly(n, count: count)
+        restAnchor.reserveExactly(n, count: count); restAnchorRotation.reserveExactly(n, count: count)
+        extent.reserveExactly(n, count: count); bodyIndex.reserveExactly(n, count: count)
+        let ids = n - freeIDs.count
+        guard ids > slot.count else { return }
+        slot.reserveCapacity(ids); generation.reserveCapacity(ids); alive.reserveCapacity(ids); type.reserveCapacity(ids)
+        shapeStart.reserveCapacity(ids); shapeCount.reserveCapacity(ids); localCenter.reserveCapacity(ids)
+        mass.reserveCapacity(ids); inertia.reserveCapacity(ids); allowsRotation.reserveCapacity(ids)
+        restitution.reserveCapacity(ids); friction.reserveCapacity(ids); charge.reserveCapacity(ids)
+        linearDamping.reserveCapacity(ids); angularDamping.reserveCapacity(ids); collisionClass.reserveCapacity(ids)
+        userTag.reserveCapacity(ids); sleepingIsland.reserveCapacity(ids); staticBox.reserveCapacity(ids)
+        binned.reserveCapacity(ids); joints.reserveCapacity(ids)
+    }
+
     /// Appends a slot at the end of the table (in the non-awake range).
     func appendSlot(id: Int32) -> Int {
         let s = count

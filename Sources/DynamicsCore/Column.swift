@@ -29,6 +29,20 @@ struct Column<Element> {
         capacity = newCapacity
     }
 
+    /// Grows to exactly `minimum` elements (rounded up to a multiple of 4), keeping the first `count`: for a
+    /// caller that knows how many it will add (a bulk creation), so no doubling slack is left.
+    @usableFromInline mutating func reserveExactly(_ minimum: Int, count: Int) {
+        guard minimum > capacity else { return }
+        let newCapacity = (minimum + 3) & ~3
+        let fresh = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        fresh.moveInitialize(from: base, count: count)
+        UnsafeMutableRawPointer(fresh + count).initializeMemory(as: UInt8.self, repeating: 0,
+                                                                count: (newCapacity - count) * MemoryLayout<Element>.stride)
+        base.deallocate()
+        base = fresh
+        capacity = newCapacity
+    }
+
     @usableFromInline func free(count: Int) {
         base.deinitialize(count: count)
         base.deallocate()

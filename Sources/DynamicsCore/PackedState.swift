@@ -6,10 +6,10 @@ import DynamicsSIMD
 
 /// The quadruples of four entries as four vectors: all first components, all second, all third, all fourth.
 @inline(__always)
-func packedGather(_ base: UnsafeMutableRawPointer, _ e: SIMD4<Int32>) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+func packedGather(_ base: UnsafeMutableRawPointer, _ e: (Int, Int, Int, Int)) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
     typealias V = SIMD4<Float>
-    let r0 = (base + 16 &* Int(e[0])).load(as: V.self), r1 = (base + 16 &* Int(e[1])).load(as: V.self)
-    let r2 = (base + 16 &* Int(e[2])).load(as: V.self), r3 = (base + 16 &* Int(e[3])).load(as: V.self)
+    let r0 = (base + 16 &* e.0).load(as: V.self), r1 = (base + 16 &* e.1).load(as: V.self)
+    let r2 = (base + 16 &* e.2).load(as: V.self), r3 = (base + 16 &* e.3).load(as: V.self)
     let t0 = dk_ziplo4(r0, r1), t1 = dk_ziplo4(r2, r3), t2 = dk_ziphi4(r0, r1), t3 = dk_ziphi4(r2, r3)
     // Barriers: without them LLVM pushes the arithmetic back through the transposes into partial vectors.
     return (dk_opaque4(dk_lohalves4(t0, t1)), dk_opaque4(dk_hihalves4(t0, t1)),
@@ -18,14 +18,14 @@ func packedGather(_ base: UnsafeMutableRawPointer, _ e: SIMD4<Int32>) -> (SIMD4<
 
 /// Writes four entries' velocities (vx, vy, ω, 0) from the lane vectors.
 @inline(__always)
-func packedScatter(_ base: UnsafeMutableRawPointer, _ e: SIMD4<Int32>, _ vx: SIMD4<Float>, _ vy: SIMD4<Float>, _ w: SIMD4<Float>) {
+func packedScatter(_ base: UnsafeMutableRawPointer, _ e: (Int, Int, Int, Int), _ vx: SIMD4<Float>, _ vy: SIMD4<Float>, _ w: SIMD4<Float>) {
     typealias V = SIMD4<Float>
     let z = V.zero, vx = dk_opaque4(vx), vy = dk_opaque4(vy), w = dk_opaque4(w)
     let t0 = dk_ziplo4(vx, vy), t1 = dk_ziplo4(w, z), t2 = dk_ziphi4(vx, vy), t3 = dk_ziphi4(w, z)
-    (base + 16 &* Int(e[0])).storeBytes(of: dk_lohalves4(t0, t1), as: V.self)
-    (base + 16 &* Int(e[1])).storeBytes(of: dk_hihalves4(t0, t1), as: V.self)
-    (base + 16 &* Int(e[2])).storeBytes(of: dk_lohalves4(t2, t3), as: V.self)
-    (base + 16 &* Int(e[3])).storeBytes(of: dk_hihalves4(t2, t3), as: V.self)
+    (base + 16 &* e.0).storeBytes(of: dk_lohalves4(t0, t1), as: V.self)
+    (base + 16 &* e.1).storeBytes(of: dk_hihalves4(t0, t1), as: V.self)
+    (base + 16 &* e.2).storeBytes(of: dk_lohalves4(t2, t3), as: V.self)
+    (base + 16 &* e.3).storeBytes(of: dk_hihalves4(t2, t3), as: V.self)
 }
 
 /// Four entry numbers read one by one from memory (`SIMD4<Int32>` storage): scalar loads address the entries

@@ -230,7 +230,7 @@ extension World {
         wideContacts.withUnsafeMutableBufferPointer { batches in
             for k in 0..<batches.count {
                 let b = batches.baseAddress! + k
-                let ea = b.pointee.entryA, eb = b.pointee.entryB
+                let ea = packedEntries(&b.pointee.entryA), eb = packedEntries(&b.pointee.entryB)
                 var (vAx, vAy, wA, _) = packedGather(packedVel, ea)
                 var (vBx, vBy, wB, _) = packedGather(packedVel, eb)
                 let nx = b.pointee.nx, ny = b.pointee.ny

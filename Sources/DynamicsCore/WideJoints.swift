@@ -305,8 +305,8 @@ extension World {
             wideRods.withUnsafeMutableBufferPointer { batches in
                 for k in 0..<batches.count {
                     let b = batches.baseAddress! + k
-                    let (pAx, pAy, cA, sA) = packedGather(packedPose, b.pointee.entryA)
-                    let (pBx, pBy, cB, sB) = packedGather(packedPose, b.pointee.entryB)
+                    let (pAx, pAy, cA, sA) = packedGather(packedPose, packedEntries(&b.pointee.entryA))
+                    let (pBx, pBy, cB, sB) = packedGather(packedPose, packedEntries(&b.pointee.entryB))
                     // Anchors from the current rotations (for the world, the identity and the world point).
                     let rAx = cA * b.pointee.localAx - sA * b.pointee.localAy
                     let rAy = sA * b.pointee.localAx + cA * b.pointee.localAy
@@ -359,7 +359,7 @@ extension World {
         wideRods.withUnsafeMutableBufferPointer { batches in
             for k in 0..<batches.count {
                 let b = batches.baseAddress! + k
-                let ea = b.pointee.entryA, eb = b.pointee.entryB
+                let ea = packedEntries(&b.pointee.entryA), eb = packedEntries(&b.pointee.entryB)
                 var (vAx, vAy, wA, _) = packedGather(packedVel, ea)
                 var (vBx, vBy, wB, _) = packedGather(packedVel, eb)
                 let rAx = b.pointee.rAx, rAy = b.pointee.rAy, rBx = b.pointee.rBx, rBy = b.pointee.rBy

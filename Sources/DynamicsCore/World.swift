@@ -251,6 +251,19 @@ public final class World {
     /// Creates a body. Refuses non-finite values, missing shapes, negative masses and damping, and unknown
     /// collision classes.
     @discardableResult
+    /// Makes room for `bodies` more bodies with `shapes` more shapes of `vertices` more polygon vertices in all, sized
+    /// exactly: call it before creating many bodies at once (the object layer does, per compile), so the tables do
+    /// not grow by doubling and keep up to half their memory unused.
+    public func reserveCapacity(bodies more: Int, shapes moreShapes: Int, vertices moreVertices: Int) throws {
+        for (name, v) in [("bodies", more), ("shapes", moreShapes), ("vertices", moreVertices)] where v < 0 {
+            throw DynamicsError("reserveCapacity: the number of \(name) must not be negative, got \(v)")
+        }
+        bodies.reserveCapacity(bodies.count + more)
+        shapes.reserveCapacity(shapes.count + moreShapes)
+        polygonVertices.reserveCapacity(polygonVertices.count + moreVertices)
+        polygonNormals.reserveCapacity(polygonNormals.count + moreVertices)
+    }
+
     public func createBody(_ def: BodyDefinition) throws -> BodyID {
         try validate(def)
         let id: Int32

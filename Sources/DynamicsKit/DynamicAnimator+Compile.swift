@@ -126,6 +126,12 @@ extension DynamicAnimator {
             guard let r = records[tag], !seen.contains(ObjectIdentifier(r.item)) else { continue }
             destroyRecord(tag)
         }
+        // Newcomers are sized for at once (one shape each, four corners for a rectangle), so the engine's tables are
+        // not left up to half empty by growing one body at a time.
+        // The boundary walls built in stage 6 are counted in.
+        var newcomers = itemOrder.reduce(0) { $0 + (tagOf[ObjectIdentifier($1)] == nil ? 1 : 0) }
+        for c in collisions { newcomers += boundaryWallsToBuild(of: c) }
+        if newcomers > 0 { try? world.reserveCapacity(bodies: newcomers, shapes: newcomers, vertices: 4 * newcomers) }
         for item in itemOrder where tagOf[ObjectIdentifier(item)] == nil {
             let p = props[ObjectIdentifier(item)] ?? ResolvedProperties()
             createRecord(for: item, properties: p)
@@ -302,6 +308,15 @@ extension DynamicAnimator {
         c.boundaryBodies = []
         c.compiledBoundaryVersion = -1
         c.compiledReferenceBounds = nil
+    }
+
+    /// How many wall bodies `compileBoundaries` will create for a collision behavior (0 when its walls are kept).
+    func boundaryWallsToBuild(of c: CollisionBehavior) -> Int {
+        let reference: CGRect? = c.translatesReferenceBoundsIntoBoundary ? referenceBounds.map { $0.inset(by: c.referenceBoundsInsets) } : nil
+        if c.compiledBoundaryVersion == c.boundaryVersion && c.compiledReferenceBounds == reference { return 0 }
+        var walls = reference == nil ? 0 : 4
+        for (_, path) in c.boundaries { for polyline in path.polylines() { walls += Swift.max(polyline.count - 1, 0) } }
+        return walls
     }
 
     func compileBoundaries(of c: CollisionBehavior, boundaryClass: Int32) {

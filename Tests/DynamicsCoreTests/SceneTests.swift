@@ -598,3 +598,19 @@ final class WideContactTests: XCTestCase {
         XCTAssertEqual(wideRain.meanY.bitPattern, again.meanY.bitPattern)
     }
 }
+
+/// Bulk creation sizes the tables once.
+final class CapacityTests: XCTestCase {
+    func test_reserveCapacity_sizesTheTablesExactly_andRefusesNegativeCounts() throws {
+        let world = World()
+        try world.reserveCapacity(bodies: 1001, shapes: 1001, vertices: 4004)
+        for k in 0..<1001 { try world.createBody(.box(center: Vec2(Float(k) * 20, 0), width: 10, height: 10)) }
+        XCTAssertEqual(world.bodies.position.capacity, 1004, "rounded up to a multiple of four, not doubled")
+        XCTAssertEqual(world.bodies.slot.count, 1001)
+        XCTAssertLessThan(world.bodies.slot.capacity, 1100)
+        XCTAssertLessThan(world.polygonVertices.capacity, 4100)
+        XCTAssertThrowsError(try world.reserveCapacity(bodies: -1, shapes: 0, vertices: 0)) { error in
+            XCTAssertTrue("\(error)".contains("bodies"), "\(error)")
+        }
+    }
+}

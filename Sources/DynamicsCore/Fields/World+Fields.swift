@@ -27,11 +27,12 @@ extension World {
     /// per-step field force column (mass·points/s²) and velocity overrides.
     func applyFields(dt: Float) {
         let n = bodies.awakeCount
+        hasVelocityOverride = false
+        // No fields: the field columns are not needed (nor allocated).
+        guard !fields.isEmpty else { fieldsActive = false; return }
         if fieldForce.count < n { fieldForce.append(contentsOf: repeatElement(.zero, count: n - fieldForce.count)) }
         if fieldAcceleration.count < n { fieldAcceleration.append(contentsOf: repeatElement(.zero, count: n - fieldAcceleration.count)) }
         if velocityOverride.count < n { velocityOverride.append(contentsOf: repeatElement(Vec2(.nan, .nan), count: n - velocityOverride.count)) }
-        hasVelocityOverride = false
-        guard !fields.isEmpty else { fieldsActive = false; return }
         fieldsActive = true
         fieldsCoveredCount = n
         fieldForce.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }

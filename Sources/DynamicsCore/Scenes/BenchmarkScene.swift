@@ -108,6 +108,8 @@ extension World {
         if scene.collisions { setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 } }
         var ids: [BodyID] = []
         ids.reserveCapacity(scene.items.count)
+        try reserveCapacity(bodies: scene.items.count + scene.walls.count, shapes: scene.items.count + scene.walls.count,
+                        vertices: 4 * scene.items.count)
         for item in scene.items {
             var d = BodyDefinition.box(center: Vec2(Float(item.center.x), Float(item.center.y)),
                                        width: Float(item.size), height: Float(item.size))
