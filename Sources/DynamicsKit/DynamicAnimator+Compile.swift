@@ -42,7 +42,6 @@ extension DynamicAnimator {
         var itemMemberships: [ObjectIdentifier: [Int]] = [:]
         var boundaryMemberships: [ObjectIdentifier: [Int]] = [:]
         var collisions: [CollisionBehavior] = []
-        var memberships: [ObjectIdentifier: [CollisionBehavior]] = [:]
         var instantaneous: [PushBehavior] = []
         for b in order {
             switch b {
@@ -79,7 +78,6 @@ extension DynamicAnimator {
                 if c.collisionMode.contains(.items) {
                     for item in c.items {
                         itemMemberships[ObjectIdentifier(item), default: []].append(k)
-                        memberships[ObjectIdentifier(item), default: []].append(c)
                     }
                 }
                 if c.collisionMode.contains(.boundaries) { for item in c.items { boundaryMemberships[ObjectIdentifier(item), default: []].append(k) } }
@@ -181,8 +179,25 @@ extension DynamicAnimator {
         for old in compiledCollisions where !collisions.contains(where: { $0 === old }) { removeBoundaryBodies(of: old) }
         for (k, c) in collisions.enumerated() { compileBoundaries(of: c, boundaryClass: Int32(itemClassCount + k)) }
         compiledCollisions = collisions
+        // Each item's collision behaviors, as an index into lists shared by the items held by the same behaviors
+        // (one list per distinct membership, not one array per item).
         previousItemCollisions = itemCollisions
-        itemCollisions = memberships
+        previousCollisionLists = collisionLists
+        var listOf: [[Int]: Int32] = [:]
+        var lists: [[CollisionBehavior]] = []
+        var holding: [ObjectIdentifier: Int32] = [:]
+        holding.reserveCapacity(itemMemberships.count)
+        for item in itemOrder {
+            let id = ObjectIdentifier(item)
+            guard let ks = itemMemberships[id] else { continue }
+            if let k = listOf[ks] { holding[id] = k; continue }
+            let k = Int32(lists.count)
+            lists.append(ks.map { collisions[$0] })
+            listOf[ks] = k
+            holding[id] = k
+        }
+        itemCollisions = holding
+        collisionLists = lists
 
         // 7. Joints for attachments and snaps.
         let jointOwners = order.filter { $0 is AttachmentBehavior || $0 is SnapBehavior }

@@ -124,7 +124,9 @@ extension DynamicAnimator {
         /// The collision behaviors holding an item, from the compiled membership (no search of item lists).
         func collisionsHolding(_ item: DynamicItem) -> [CollisionBehavior] {
             let id = ObjectIdentifier(item)
-            return itemCollisions[id] ?? previousItemCollisions[id] ?? []
+            if let k = itemCollisions[id] { return collisionLists[Int(k)] }
+            if let k = previousItemCollisions[id] { return previousCollisionLists[Int(k)] }
+            return []
         }
         /// Behaviors holding both items; for a pair where one item has just left, those holding either.
         func behaviorsFor(_ a: DynamicItem, _ b: DynamicItem, fallbackToEither: Bool) -> [CollisionBehavior] {

@@ -121,8 +121,11 @@ open class DynamicAnimator {
     var compiledFieldSignature: [[Int]] = []
     /// For each item, the collision behaviors (items mode) that hold it, from the last compile; and the map before
     /// it, so an item removed this step still finds the behavior its ended contact is reported to.
-    var itemCollisions: [ObjectIdentifier: [CollisionBehavior]] = [:]
-    var previousItemCollisions: [ObjectIdentifier: [CollisionBehavior]] = [:]
+    var itemCollisions: [ObjectIdentifier: Int32] = [:]
+    var previousItemCollisions: [ObjectIdentifier: Int32] = [:]
+    /// The distinct lists of collision behaviors that `itemCollisions` (and `previousItemCollisions`) index.
+    var collisionLists: [[CollisionBehavior]] = []
+    var previousCollisionLists: [[CollisionBehavior]] = []
     /// Whether any compiled collision behavior has a delegate (otherwise events are not dispatched at all).
     var anyCollisionDelegate: Bool { compiledCollisions.contains { $0.collisionDelegate != nil } }
     /// Receives engine warnings (for example a custom field block returning NaN, which is ignored). The default
