@@ -248,9 +248,6 @@ public final class World {
 
     // MARK: - Bodies
 
-    /// Creates a body. Refuses non-finite values, missing shapes, negative masses and damping, and unknown
-    /// collision classes.
-    @discardableResult
     /// Makes room for `bodies` more bodies with `shapes` more shapes of `vertices` more polygon vertices in all, sized
     /// exactly: call it before creating many bodies at once (the object layer does, per compile), so the tables do
     /// not grow by doubling and keep up to half their memory unused.
@@ -264,6 +261,9 @@ public final class World {
         polygonNormals.reserveCapacity(polygonNormals.count + moreVertices)
     }
 
+    /// Creates a body. Refuses non-finite values, missing shapes, negative masses and damping, and unknown
+    /// collision classes.
+    @discardableResult
     public func createBody(_ def: BodyDefinition) throws -> BodyID {
         try validate(def)
         let id: Int32
