@@ -67,6 +67,8 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var polygonVertices: [Vec2] = []
     @exclusivity(unchecked) @usableFromInline var polygonNormals: [Vec2] = []
     @exclusivity(unchecked) @usableFromInline var deadShapeCount = 0
+    /// The last polygon run stored (`storePolygon`), which an equal polygon shares.
+    @exclusivity(unchecked) @usableFromInline var lastPolygonRun: (start: Int32, count: Int32)?
 
     @exclusivity(unchecked) @usableFromInline var joints: [JointRecord] = []
     @exclusivity(unchecked) @usableFromInline var jointGeneration: [UInt32] = []
@@ -250,7 +252,8 @@ public final class World {
 
     /// Makes room for `bodies` more bodies with `shapes` more shapes of `vertices` more polygon vertices in all, sized
     /// exactly: call it before creating many bodies at once (the object layer does, per compile), so the tables do
-    /// not grow by doubling and keep up to half their memory unused.
+    /// not grow by doubling and keep up to half their memory unused. Count only distinct polygon vertices: equal
+    /// polygons created one after another share one copy (`storePolygon`).
     public func reserveCapacity(bodies more: Int, shapes moreShapes: Int, vertices moreVertices: Int) throws {
         for (name, v) in [("bodies", more), ("shapes", moreShapes), ("vertices", moreVertices)] where v < 0 {
             throw DynamicsError("reserveCapacity: the number of \(name) must not be negative, got \(v)")
@@ -373,10 +376,10 @@ public final class World {
             case let .segment(a, b):
                 shapes.append(ShapeRecord(kind: .segment, vertexStart: 0, vertexCount: 2, radius: 0, p0: a - com, p1: b - com))
             case let .polygon(p):
-                shapes.append(ShapeRecord(kind: .polygon, vertexStart: Int32(polygonVertices.count),
+                let local = p.vertices.map { $0 - com }
+                let start = storePolygon(local, p.normals)
+                shapes.append(ShapeRecord(kind: .polygon, vertexStart: start,
                                           vertexCount: Int32(p.vertices.count), radius: 0, p0: .zero, p1: .zero))
-                polygonVertices.append(contentsOf: p.vertices.map { $0 - com })
-                polygonNormals.append(contentsOf: p.normals)
             }
         }
         bodies.localCenter[i] = com
@@ -398,10 +401,38 @@ public final class World {
         }
     }
 
+    /// Whether the vertex run at `start` holds exactly (bit for bit) these vertices and normals.
+    static func sameRun(_ vertices: [Vec2], _ normals: [Vec2], at start: Int, _ v: [Vec2], _ n: [Vec2]) -> Bool {
+        guard start + v.count <= vertices.count else { return false }
+        for k in 0..<v.count {
+            let a = vertices[start + k], b = v[k], c = normals[start + k], d = n[k]
+            if a.x.bitPattern != b.x.bitPattern || a.y.bitPattern != b.y.bitPattern
+                || c.x.bitPattern != d.x.bitPattern || c.y.bitPattern != d.y.bitPattern { return false }
+        }
+        return true
+    }
+
+    /// Stores a polygon's local vertices and normals and returns where they start. A polygon equal to the last one
+    /// stored shares its run: bodies made one after another from the same outline (a crowd of equal items) keep
+    /// one copy of it, not one per body. Runs are never written after they are stored, so sharing is safe.
+    func storePolygon(_ v: [Vec2], _ n: [Vec2]) -> Int32 {
+        if let last = lastPolygonRun, Int(last.count) == v.count,
+           World.sameRun(polygonVertices, polygonNormals, at: Int(last.start), v, n) {
+            return last.start
+        }
+        let start = Int32(polygonVertices.count)
+        polygonVertices.append(contentsOf: v)
+        polygonNormals.append(contentsOf: n)
+        lastPolygonRun = (start, Int32(v.count))
+        return start
+    }
+
     func compactShapes() {
         var newShapes: [ShapeRecord] = []
         var newVertices: [Vec2] = [], newNormals: [Vec2] = []
         newShapes.reserveCapacity(shapes.count - deadShapeCount)
+        // Runs shared before stay shared: a run equal to the last one copied reuses it.
+        var last: (old: Int32, new: Int32, count: Int32)?
         for i in 0..<bodies.idCapacity where bodies.alive[i] {
             let start = Int(bodies.shapeStart[i]), n = Int(bodies.shapeCount[i])
             bodies.shapeStart[i] = Int32(newShapes.count)
@@ -409,14 +440,21 @@ public final class World {
                 var sh = shapes[k]
                 if sh.kind == .polygon {
                     let vs = Int(sh.vertexStart), vc = Int(sh.vertexCount)
-                    sh.vertexStart = Int32(newVertices.count)
-                    newVertices.append(contentsOf: polygonVertices[vs..<(vs + vc)])
-                    newNormals.append(contentsOf: polygonNormals[vs..<(vs + vc)])
+                    if let l = last, l.old == sh.vertexStart, l.count == sh.vertexCount {
+                        sh.vertexStart = l.new
+                    } else {
+                        let fresh = Int32(newVertices.count)
+                        newVertices.append(contentsOf: polygonVertices[vs..<(vs + vc)])
+                        newNormals.append(contentsOf: polygonNormals[vs..<(vs + vc)])
+                        last = (sh.vertexStart, fresh, sh.vertexCount)
+                        sh.vertexStart = fresh
+                    }
                 }
                 newShapes.append(sh)
             }
         }
         shapes = newShapes; polygonVertices = newVertices; polygonNormals = newNormals
+        lastPolygonRun = last.map { ($0.new, $0.count) }
         deadShapeCount = 0
     }
 

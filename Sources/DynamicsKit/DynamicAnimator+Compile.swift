@@ -124,12 +124,13 @@ extension DynamicAnimator {
             guard let r = records[tag], !seen.contains(ObjectIdentifier(r.item)) else { continue }
             destroyRecord(tag)
         }
-        // Newcomers are sized for at once (one shape each, four corners for a rectangle), so the engine's tables are
+        // Newcomers are sized for at once (one shape each), so the engine's tables are
         // not left up to half empty by growing one body at a time.
         // The boundary walls built in stage 6 are counted in.
         var newcomers = itemOrder.reduce(0) { $0 + (tagOf[ObjectIdentifier($1)] == nil ? 1 : 0) }
         for c in collisions { newcomers += boundaryWallsToBuild(of: c) }
-        if newcomers > 0 { try? world.reserveCapacity(bodies: newcomers, shapes: newcomers, vertices: 4 * newcomers) }
+        // (Vertices are not reserved: equal outlines share one copy in the engine.)
+        if newcomers > 0 { try? world.reserveCapacity(bodies: newcomers, shapes: newcomers, vertices: 0) }
         for item in itemOrder where tagOf[ObjectIdentifier(item)] == nil {
             let p = props[ObjectIdentifier(item)] ?? ResolvedProperties()
             createRecord(for: item, properties: p)

@@ -609,6 +609,14 @@ final class CapacityTests: XCTestCase {
         XCTAssertEqual(world.bodies.slot.count, 1001)
         XCTAssertLessThan(world.bodies.slot.capacity, 1100)
         XCTAssertLessThan(world.polygonVertices.capacity, 4100)
+        XCTAssertEqual(world.polygonVertices.count, 4, "equal boxes made one after another share one outline")
+        XCTAssertTrue(world.shapes.allSatisfy { $0.vertexStart == 0 })
+        // A different outline gets its own run; compaction keeps shared runs shared and every shape's outline.
+        let odd = try world.createBody(.box(center: Vec2(0, 100), width: 30, height: 10))
+        XCTAssertEqual(world.polygonVertices.count, 8)
+        world.compactShapes()
+        XCTAssertEqual(world.polygonVertices.count, 8)
+        XCTAssertEqual(world.shapes[Int(world.bodies.shapeStart[Int(odd.index)])].vertexStart, 4)
         XCTAssertThrowsError(try world.reserveCapacity(bodies: -1, shapes: 0, vertices: 0)) { error in
             XCTAssertTrue("\(error)".contains("bodies"), "\(error)")
         }

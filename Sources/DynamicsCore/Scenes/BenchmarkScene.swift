@@ -109,7 +109,7 @@ extension World {
         var ids: [BodyID] = []
         ids.reserveCapacity(scene.items.count)
         try reserveCapacity(bodies: scene.items.count + scene.walls.count, shapes: scene.items.count + scene.walls.count,
-                        vertices: 4 * scene.items.count)
+                        vertices: 4 + 4 * scene.walls.count)
         for item in scene.items {
             var d = BodyDefinition.box(center: Vec2(Float(item.center.x), Float(item.center.y)),
                                        width: Float(item.size), height: Float(item.size))
