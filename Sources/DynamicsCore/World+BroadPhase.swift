@@ -1,3 +1,5 @@
+import DynamicsSIMD
+
 extension World {
     /// A box covering this many cells or more is "oversize": it is tested against every candidate instead of
     /// being binned, so one large item among many small ones does not flood the grid.
@@ -7,7 +9,8 @@ extension World {
     /// into the C library; clamping first and truncating gives the same index inline.
     @inline(__always) static func cellIndex(_ v: Float) -> Int32 {
         let c = Swift.max(Swift.min(v, 1e9), -1e9)
-        let t = Int32(c)
+        // A C conversion: Swift's Int32(Float) checks the range again (the clamp above already bounds it).
+        let t = dk_truncate(c)
         return Float(t) > c ? t - 1 : t
     }
 
@@ -140,7 +143,24 @@ extension World {
                 for x in c.x0...c.x1 { cellEntries.append(UInt64(cellKey(x, y)) << 32 | UInt64(s)) }
             }
         }
-        radixSort(&cellEntries, scratch: &sortScratch, counts: &sortCounts)
+        // Entries by cell. When the cells in use span a small rectangle (the usual case), a counting sort over its
+        // cells, two passes; else the radix sort. Either way each cell's entries stay in slot order.
+        do {
+            var x0 = UInt32.max, x1: UInt32 = 0, y0 = UInt32.max, y1: UInt32 = 0
+            for e in cellEntries {
+                let x = UInt32(truncatingIfNeeded: e >> 32) & 0xFFFF, y = UInt32(truncatingIfNeeded: e >> 48)
+                x0 = Swift.min(x0, x); x1 = Swift.max(x1, x); y0 = Swift.min(y0, y); y1 = Swift.max(y1, y)
+            }
+            let width = Int(x1 &- x0) &+ 1, height = Int(y1 &- y0) &+ 1
+            if cellEntries.count >= 128 && x0 <= x1 && width * height <= 4 * cellEntries.count + 1024 {
+                let bx = Int(x0), by = Int(y0)
+                bucketSort(&cellEntries, scratch: &sortScratch, counts: &bucketCounts, bucketCount: width * height, refine: false) { e in
+                    (Int(truncatingIfNeeded: e >> 48) - by) * width + (Int(truncatingIfNeeded: e >> 32) & 0xFFFF) - bx
+                }
+            } else {
+                radixSort(&cellEntries, scratch: &sortScratch, counts: &sortCounts)
+            }
+        }
         let oversizeStatics = staticGrid.oversize
         let awakeOversize = self.awakeOversize
 
@@ -227,7 +247,15 @@ extension World {
                 }
             }
         }
-        radixSort(&pairs, scratch: &sortScratch, counts: &sortCounts)
+        // Pairs by lower id, then higher id: a counting sort by the lower id when there are fewer ids than about four
+        // pairs each, then each id's few pairs in order.
+        if pairs.count >= 128 && bodies.idCapacity <= 4 * pairs.count + 1024 {
+            bucketSort(&pairs, scratch: &sortScratch, counts: &bucketCounts, bucketCount: bodies.idCapacity, refine: true) { p in
+                Int(truncatingIfNeeded: p >> 32)
+            }
+        } else {
+            radixSort(&pairs, scratch: &sortScratch, counts: &sortCounts)
+        }
         // Oversize paths can repeat a pair; drop repeats (pairs are sorted).
         if !awakeOversize.isEmpty {
             var w = 0

@@ -87,6 +87,7 @@ extension World {
         if pairs.capacity > 4096 && pairs.count * 8 < pairs.capacity { pairs = [] }
         if cellEntries.capacity > 4096 && cellEntries.count * 8 < cellEntries.capacity { cellEntries = [] }
         if sortScratch.count > 4096 && cellEntries.count * 8 < sortScratch.count { sortScratch = [] }
+        if bucketCounts.count > 4096 && (cellEntries.count + pairs.count) * 16 < bucketCounts.count { bucketCounts = [] }
     }
 
     func solve(h: Float, substeps: Int) {

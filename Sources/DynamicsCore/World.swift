@@ -141,6 +141,8 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var pairs: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var sortScratch: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var sortCounts: [Int] = []
+    /// The counting sort's bucket counts (cells in use, or body ids).
+    @exclusivity(unchecked) @usableFromInline var bucketCounts: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var awakeOversize: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var wakeList: [Int32] = []
     /// Scratch for polygons in world coordinates (A's vertices, A's normals, B's vertices, B's normals). Immutable

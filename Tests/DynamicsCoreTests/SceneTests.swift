@@ -622,3 +622,43 @@ final class CapacityTests: XCTestCase {
         }
     }
 }
+
+/// The broadphase's sorts against the standard library's.
+final class SortTests: XCTestCase {
+    /// A seeded generator (SplitMix64), so a failure can be reproduced.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    func test_radixAndBucketSorts_matchTheStandardSort() {
+        var rng = Seeded(state: 12345)
+        var scratch: [UInt64] = [], counts: [Int] = [], buckets: [Int32] = []
+        for n in [0, 1, 5, 127, 128, 1000, 5000] {
+            // Pairs: lower id in the high half, higher id in the low half, with repeats.
+            let ids = max(n / 3, 2)
+            var pairs = (0..<n).map { _ -> UInt64 in
+                let a = UInt64.random(in: 0..<UInt64(ids), using: &rng), b = UInt64.random(in: 0..<UInt64(ids), using: &rng)
+                return min(a, b) << 32 | max(a, b)
+            }
+            let expected = pairs.sorted()
+            var radix = pairs
+            radixSort(&radix, scratch: &scratch, counts: &counts)
+            XCTAssertEqual(radix, expected)
+            bucketSort(&pairs, scratch: &scratch, counts: &buckets, bucketCount: ids, refine: true) { Int($0 >> 32) }
+            XCTAssertEqual(pairs, expected)
+            // Cell entries: made in slot order; by cell, each cell's entries stay in slot order (a stable sort).
+            var entries: [UInt64] = []
+            for s in 0..<n { entries.append(UInt64.random(in: 0..<40, using: &rng) << 32 | UInt64(s)) }
+            let byCell = entries.sorted()
+            bucketSort(&entries, scratch: &scratch, counts: &buckets, bucketCount: 40, refine: false) { Int($0 >> 32) }
+            XCTAssertEqual(entries, byCell)
+        }
+    }
+}

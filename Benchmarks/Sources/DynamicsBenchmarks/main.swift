@@ -32,6 +32,9 @@ struct Run {
     var statistics: SceneStatistics?
     var awake: Int
     var bytesPerItem: Double?
+    /// Of those, the bytes the first step added: the engine's world and the animator's records, without the
+    /// caller's items and behaviors.
+    var engineBytesPerItem: Double? = nil
 }
 
 func report(_ state: UnsafeMutableRawPointer, _ profile: Profile, _ run: Run) {
@@ -45,6 +48,7 @@ func report(_ state: UnsafeMutableRawPointer, _ profile: Profile, _ run: Run) {
     dk_benchmark_set_counter(state, "items", Double(profile.items.count))
     dk_benchmark_set_counter(state, "ns_per_item_step", mean * 1e6 / Double(max(1, profile.items.count)))
     if let b = run.bytesPerItem { dk_benchmark_set_counter(state, "bytes_per_item", b) }
+    if let b = run.engineBytesPerItem { dk_benchmark_set_counter(state, "engine_bytes_per_item", b) }
     guard let scene = profile.scene, let stats = run.statistics else { return }
     for (name, value) in stats.values(for: scene.kind) { dk_benchmark_set_counter(state, name, value) }
 }
@@ -84,11 +88,16 @@ func runObjects(_ profile: Profile, _ state: UnsafeMutableRawPointer) -> Run {
     let scene = profile.makeScene()
     var steps: [Double] = []
     steps.reserveCapacity(profile.steps)
+    let sceneMade = heapInUse()
     dk_benchmark_resume(state)
     steps.append(elapsedMs { _ = scene.animator.step() })
     dk_benchmark_pause(state)
-    // After the first step the world, its tables and the items exist: the object API's footprint per item.
-    let bytes = Double(heapInUse() - before) / Double(max(1, scene.items.count))
+    // After the first step the world, its tables and the items exist: the object API's footprint per item, and
+    // the part the first step added (the engine and the animator's records, not the caller's items).
+    let count = Double(max(1, scene.items.count))
+    let after = heapInUse()
+    let bytes = Double(after - before) / count
+    let engineBytes = Double(after - sceneMade) / count
     dk_benchmark_resume(state)
     for _ in 1..<profile.steps { steps.append(elapsedMs { _ = scene.animator.step() }) }
     dk_benchmark_pause(state)
@@ -100,7 +109,7 @@ func runObjects(_ profile: Profile, _ state: UnsafeMutableRawPointer) -> Run {
         return (d.x * d.x + d.y * d.y).squareRoot()
     }
     return Run(stepMs: steps, statistics: profile.scene.map { SceneStatistics(scene: $0, centers: centers, linkLengths: lengths) },
-               awake: scene.animator.world.awakeBodyCount, bytesPerItem: bytes)
+               awake: scene.animator.world.awakeBodyCount, bytesPerItem: bytes, engineBytesPerItem: engineBytes)
 }
 
 enum Peer { case box2d, chipmunk }

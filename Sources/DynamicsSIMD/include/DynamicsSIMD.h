@@ -47,6 +47,10 @@ DK_INLINE dk_float4 dk_ziphi4(dk_float4 x, dk_float4 y) { return __builtin_shuff
 DK_INLINE dk_float4 dk_lohalves4(dk_float4 x, dk_float4 y) { return __builtin_shufflevector(x, y, 0, 1, 4, 5); }
 DK_INLINE dk_float4 dk_hihalves4(dk_float4 x, dk_float4 y) { return __builtin_shufflevector(x, y, 2, 3, 6, 7); }
 
+/// (int)v: truncation toward zero, one instruction (cvttss2si), without the range check of Swift's Int32(Float).
+/// The caller keeps v within the range of int (the broadphase clamps to ±1e9 first).
+DK_INLINE int dk_truncate(float v) { return (int)v; }
+
 /// v, unchanged, but opaque to the optimiser: it cannot move arithmetic across this point. After a split of (x, y)
 /// pairs, LLVM otherwise tends to push the following arithmetic back through the shuffles and then break it into
 /// partial and scalar vectors. Costs nothing: the value stays in its register.
