@@ -126,40 +126,42 @@ extension World {
         let binned = bodies.binned, staticBoxes = bodies.staticBox
         let oversizeLimit = World.oversizeCells
 
-        // Swept boxes: the tight box grown by how far the body can travel this step.
-        for s in 0..<n {
-            let i = Int(bodyIndex[s])
-            if !active[Int(classOf[i])] { awakeBoxes[s] = AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1)); continue }
-            var box = bodyBox(id: i, slot: s)
-            tightBoxes[s] = box
-            let d = dt * vel[s] + (dt * dt) * grav[s]
-            let spin = abs(angVel[s]) * ext[s] * dt
-            box.lower += minimum(d, .zero) - (margin + spin)
-            box.upper += maximum(d, .zero) + (margin + spin)
-            awakeBoxes[s] = box
-            let c = cellCoord(box, inv: inv)
-            if c.cellCount >= oversizeLimit { awakeOversize.append(Int32(s)); continue }
-            for y in c.y0...c.y1 {
-                for x in c.x0...c.x1 { cellEntries.append(UInt64(cellKey(x, y)) << 32 | UInt64(s)) }
+        // Swept boxes: the tight box grown by how far the body can travel this step. The rectangle of cells in use
+        // is noted on the way, for the sort below.
+        var cx0 = Int32.max, cx1 = Int32.min, cy0 = Int32.max, cy1 = Int32.min
+        awakeBoxes.withUnsafeMutableBufferPointer { ab in
+        tightBoxes.withUnsafeMutableBufferPointer { tb in
+            for s in 0..<n {
+                let i = Int(bodyIndex[s])
+                if !active[Int(classOf[i])] { ab[s] = AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1)); continue }
+                var box = bodyBox(id: i, slot: s)
+                tb[s] = box
+                let d = dt * vel[s] + (dt * dt) * grav[s]
+                let spin = abs(angVel[s]) * ext[s] * dt
+                box.lower += minimum(d, .zero) - (margin + spin)
+                box.upper += maximum(d, .zero) + (margin + spin)
+                ab[s] = box
+                let c = cellCoord(box, inv: inv)
+                if c.cellCount >= oversizeLimit { self.awakeOversize.append(Int32(s)); continue }
+                cx0 = Swift.min(cx0, c.x0); cx1 = Swift.max(cx1, c.x1)
+                cy0 = Swift.min(cy0, c.y0); cy1 = Swift.max(cy1, c.y1)
+                for y in c.y0...c.y1 {
+                    for x in c.x0...c.x1 { cellEntries.append(UInt64(cellKey(x, y)) << 32 | UInt64(s)) }
+                }
             }
         }
+        }
         // Entries by cell. When the cells in use span a small rectangle (the usual case), a counting sort over its
-        // cells, two passes; else the radix sort. Either way each cell's entries stay in slot order.
-        do {
-            var x0 = UInt32.max, x1: UInt32 = 0, y0 = UInt32.max, y1: UInt32 = 0
-            for e in cellEntries {
-                let x = UInt32(truncatingIfNeeded: e >> 32) & 0xFFFF, y = UInt32(truncatingIfNeeded: e >> 48)
-                x0 = Swift.min(x0, x); x1 = Swift.max(x1, x); y0 = Swift.min(y0, y); y1 = Swift.max(y1, y)
+        // cells, two passes; else the radix sort. Either way each cell's entries stay in slot order. (Keys hold
+        // coordinates modulo 2¹⁶; within a rectangle this small, offsets from its corner modulo 2¹⁶ are exact.)
+        let width = Int(cx1) - Int(cx0) + 1, height = Int(cy1) - Int(cy0) + 1
+        if cellEntries.count >= 128 && width > 0 && height > 0 && width * height <= 4 * cellEntries.count + 1024 {
+            let bx = UInt64(UInt32(bitPattern: cx0) & 0xFFFF), by = UInt64(UInt32(bitPattern: cy0) & 0xFFFF)
+            bucketSort(&cellEntries, scratch: &sortScratch, counts: &bucketCounts, bucketCount: width * height, refine: false) { e in
+                Int(((e >> 48) &- by) & 0xFFFF) * width + Int(((e >> 32) &- bx) & 0xFFFF)
             }
-            let width = Int(x1 &- x0) &+ 1, height = Int(y1 &- y0) &+ 1
-            if cellEntries.count >= 128 && x0 <= x1 && width * height <= 4 * cellEntries.count + 1024 {
-                let bx = Int(x0), by = Int(y0)
-                bucketSort(&cellEntries, scratch: &sortScratch, counts: &bucketCounts, bucketCount: width * height, refine: false) { e in
-                    (Int(truncatingIfNeeded: e >> 48) - by) * width + (Int(truncatingIfNeeded: e >> 32) & 0xFFFF) - bx
-                }
-            } else {
-                radixSort(&cellEntries, scratch: &sortScratch, counts: &sortCounts)
-            }
+        } else {
+            radixSort(&cellEntries, scratch: &sortScratch, counts: &sortCounts)
         }
         let oversizeStatics = staticGrid.oversize
         let awakeOversize = self.awakeOversize
@@ -168,6 +170,10 @@ extension World {
         let classes = classCount
         awakeBoxes.withUnsafeBufferPointer { boxes in
             // Awake against awake, within each cell.
+            let pos = bodies.position.base
+            tightBoxes.withUnsafeBufferPointer { tightBuffer in
+            // (Empty only with no awake body, and then there is no entry: the stand-in is never read.)
+            let tight = tightBuffer.baseAddress ?? UnsafePointer<AABB>(bitPattern: MemoryLayout<AABB>.alignment)!
             cellEntries.withUnsafeBufferPointer { entries in
                 var start = 0
                 let total = entries.count
@@ -190,12 +196,18 @@ extension World {
                                 let rx = Swift.max(boxA.lower.x, boxB.lower.x), ry = Swift.max(boxA.lower.y, boxB.lower.y)
                                 let rk = cellKey(World.cellIndex(rx * inv), World.cellIndex(ry * inv))
                                 guard rk == key else { continue }
+                                // Out of reach this step: the narrowphase's own first test, done here so the pair is
+                                // neither sorted nor visited (the lower id's body first, as there).
+                                let (lo, hi) = ia < ib ? (sa, sb) : (sb, sa)
+                                if World.reach(lo, hi, bothAwake: true, dt: dt, margin: margin, pos: pos, vel: vel,
+                                               angVel: angVel, ext: ext, grav: grav, tight: tight).apart { continue }
                                 pairs.append(ia < ib ? UInt64(ia) << 32 | UInt64(ib) : UInt64(ib) << 32 | UInt64(ia))
                             }
                         }
                     }
                     start = end
                 }
+            }
             }
 
             // Awake against static and sleeping bodies.

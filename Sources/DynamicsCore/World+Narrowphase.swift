@@ -49,6 +49,29 @@ extension World {
         }
     }
 
+    /// How far a pair (slots sa and sb, sa of the lower body id) can close this step plus the speculative margin
+    /// (`specDist`), the spin part of it, and whether the pair is out of that reach: by bounding circles, and for
+    /// two awake bodies by their unswept boxes (a gap wider than the reach along x or y bounds the shapes'
+    /// distance, so no contact point could be kept). The broadphase drops such pairs of awake bodies before the
+    /// narrowphase sees them, with this same arithmetic, so the result does not depend on where the test ran.
+    @inline(__always)
+    static func reach(_ sa: Int, _ sb: Int, bothAwake: Bool, dt: Float, margin: Float, pos: UnsafeMutablePointer<Vec2>,
+                      vel: UnsafeMutablePointer<Vec2>, angVel: UnsafeMutablePointer<Float>, ext: UnsafeMutablePointer<Float>,
+                      grav: UnsafeMutablePointer<Vec2>, tight: UnsafePointer<AABB>) -> (apart: Bool, spin: Float, specDist: Float) {
+        let spin = abs(angVel[sa]) * ext[sa] + abs(angVel[sb]) * ext[sb]
+        var closing = length(vel[sb] - vel[sa]) + spin
+        closing += length(grav[sb] - grav[sa]) * dt
+        let specDist = margin + closing * dt
+        var apart = length(pos[sb] - pos[sa]) - ext[sa] - ext[sb] > specDist
+        if !apart && bothAwake {
+            let a = tight[sa], b = tight[sb]
+            let gap = Swift.max(Swift.max(a.lower.x - b.upper.x, b.lower.x - a.upper.x),
+                                Swift.max(a.lower.y - b.upper.y, b.lower.y - a.upper.y))
+            apart = gap > specDist
+        }
+        return (apart, spin, specDist)
+    }
+
     /// Stage 3b: manifolds for every candidate pair, merged with last step's contacts (both sorted by key) for
     /// warm starting and touch events. Sleeping islands that an awake body reaches are woken here.
     func narrowphase(dt: Float) {
@@ -77,10 +100,13 @@ extension World {
         let pos = bodies.position.base, rot = bodies.rotation.base, vel = bodies.velocity.base
         let angVel = bodies.angularVelocity.base, ext = bodies.extent.base, grav = bodies.gravity.base
         let awakeCount = bodies.awakeCount
-        let tight = tightBoxes
+        let tightArray = tightBoxes
         var oi = 0
         let oldCount = contacts.count
 
+        tightArray.withUnsafeBufferPointer { tightBuffer in
+        // (Empty only when no body is awake, and then there is no pair to read it: the stand-in is never read.)
+        let tight = tightBuffer.baseAddress ?? UnsafePointer<AABB>(bitPattern: MemoryLayout<AABB>.alignment)!
         polygonVertices.withUnsafeBufferPointer { pv in
         polygonNormals.withUnsafeBufferPointer { pn in
         contacts.withUnsafeMutableBufferPointer { old in
@@ -94,20 +120,9 @@ extension World {
                 let ia = Int(key >> 32), ib = Int(key & 0xFFFF_FFFF)
                 let sa = Int(slot[ia]), sb = Int(slot[ib])
                 let pA = pos[sa], qA = rot[sa], pB = pos[sb], qB = rot[sb]
-                // How far the pair can close this step, plus the speculative margin.
-                let spin = abs(angVel[sa]) * ext[sa] + abs(angVel[sb]) * ext[sb]
-                var closing = length(vel[sb] - vel[sa]) + spin
-                closing += length(grav[sb] - grav[sa]) * dt
-                let specDist = margin + closing * dt
-                // Cheap rejection by bounding circles, and for two awake bodies by their boxes: a gap wider than the
-                // speculative reach along x or y bounds the shapes' distance, so no point could be kept.
-                var apart = length(pB - pA) - ext[sa] - ext[sb] > specDist
-                if !apart && sa < awakeCount && sb < awakeCount {
-                    let a = tight[sa], b = tight[sb]
-                    let gap = Swift.max(Swift.max(a.lower.x - b.upper.x, b.lower.x - a.upper.x),
-                                        Swift.max(a.lower.y - b.upper.y, b.lower.y - a.upper.y))
-                    apart = gap > specDist
-                }
+                let (apart, spin, specDist) = World.reach(sa, sb, bothAwake: sa < awakeCount && sb < awakeCount, dt: dt,
+                                                          margin: margin, pos: pos, vel: vel, angVel: angVel, ext: ext,
+                                                          grav: grav, tight: tight)
                 if apart {
                     for k in oldStart..<oi where old[k].touching { ended.append(endedEvent(old[k])) }
                     continue
@@ -186,6 +201,7 @@ extension World {
                 if old[oi].touching { ended.append(endedEvent(old[oi])) }
                 oi += 1
             }
+        }
         }
         }
         }
