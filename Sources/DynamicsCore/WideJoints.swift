@@ -191,6 +191,15 @@ extension World {
         }
         var centreLanes: [Int] = [], otherLanes: [Int] = []
         @inline(__always) func at(_ list: [Int], _ k: Int) -> Int? { k < list.count ? list[k] : nil }
+        /// The lanes of the joints in `list`, four at a time in order (the last four padded).
+        @inline(__always) func quads(_ list: [Int], centre: Bool, _ body: (Lane, Lane, Lane, Lane) -> Void) {
+            var k = 0
+            while k < list.count {
+                body(lane(at(list, k), centre: centre), lane(at(list, k + 1), centre: centre),
+                     lane(at(list, k + 2), centre: centre), lane(at(list, k + 3), centre: centre))
+                k += 4
+            }
+        }
         start = 0
         for c in 0..<64 {
             let end = rodColourStart[c]
@@ -201,10 +210,7 @@ extension World {
                 if World.isCentreRod(js[j]) { centreLanes.append(j) } else { otherLanes.append(j) }
             }
             start = end
-            var k = 0
-            while k < centreLanes.count {
-                let l0 = lane(at(centreLanes, k), centre: true), l1 = lane(at(centreLanes, k + 1), centre: true)
-                let l2 = lane(at(centreLanes, k + 2), centre: true), l3 = lane(at(centreLanes, k + 3), centre: true)
+            quads(centreLanes, centre: true) { l0, l1, l2, l3 in
                 centreRods.append(CentreRodBatch(
                     entryA: SIMD4(l0.entryA, l1.entryA, l2.entryA, l3.entryA),
                     entryB: SIMD4(l0.entryB, l1.entryB, l2.entryB, l3.entryB),
@@ -212,12 +218,8 @@ extension World {
                     mA: V(l0.mA, l1.mA, l2.mA, l3.mA), mB: V(l0.mB, l1.mB, l2.mB, l3.mB),
                     length: V(l0.length, l1.length, l2.length, l3.length),
                     impulse: V(l0.impulse, l1.impulse, l2.impulse, l3.impulse)))
-                k += 4
             }
-            k = 0
-            while k < otherLanes.count {
-                let l0 = lane(at(otherLanes, k), centre: false), l1 = lane(at(otherLanes, k + 1), centre: false)
-                let l2 = lane(at(otherLanes, k + 2), centre: false), l3 = lane(at(otherLanes, k + 3), centre: false)
+            quads(otherLanes, centre: false) { l0, l1, l2, l3 in
                 wideRods.append(WideRodBatch(
                     entryA: SIMD4(l0.entryA, l1.entryA, l2.entryA, l3.entryA),
                     entryB: SIMD4(l0.entryB, l1.entryB, l2.entryB, l3.entryB),
@@ -230,7 +232,6 @@ extension World {
                     mB: V(l0.mB, l1.mB, l2.mB, l3.mB), iB: V(l0.iB, l1.iB, l2.iB, l3.iB),
                     length: V(l0.length, l1.length, l2.length, l3.length),
                     impulse: V(l0.impulse, l1.impulse, l2.impulse, l3.impulse)))
-                k += 4
             }
         }
     }
