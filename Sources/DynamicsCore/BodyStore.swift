@@ -36,6 +36,10 @@ final class BodyStore {
     @exclusivity(unchecked) @usableFromInline var bodyIndex = Column<Int32>()      // slot -> id index
     @exclusivity(unchecked) @usableFromInline var count = 0
     @exclusivity(unchecked) @usableFromInline var awakeCount = 0
+    /// Bumped whenever a slot is created, moved or removed, and (by the world) whenever a body's masses change or a
+    /// body is placed by hand: what a joint record caches about its bodies (slots, inverse masses, a fixed side's
+    /// pose) can only have changed when this did.
+    @usableFromInline var slotVersion: UInt64 = 0
 
     // MARK: cold columns, by id index
     @exclusivity(unchecked) @usableFromInline var slot: [Int32] = []
@@ -118,12 +122,14 @@ final class BodyStore {
         sleepTime.append(0, count: s); restAnchor.append(.zero, count: s); restAnchorRotation.append(.identity, count: s); extent.append(0, count: s); bodyIndex.append(id, count: s)
         count += 1
         slot[Int(id)] = Int32(s)
+        slotVersion &+= 1
         return s
     }
 
     /// Swaps two slots and keeps the id -> slot map in step.
     func swapSlots(_ a: Int, _ b: Int) {
         guard a != b else { return }
+        slotVersion &+= 1
         position.swapAt(a, b); rotation.swapAt(a, b); velocity.swapAt(a, b); angularVelocity.swapAt(a, b)
         invMass.swapAt(a, b); invMass2.swapAt(a, b); invInertia.swapAt(a, b); gravity.swapAt(a, b); force.swapAt(a, b)
         torqueA.swapAt(a, b); torqueB.swapAt(a, b); linearDampingFactor.swapAt(a, b)
@@ -138,6 +144,7 @@ final class BodyStore {
         precondition(s >= awakeCount)
         swapSlots(s, awakeCount)
         awakeCount += 1
+        slotVersion &+= 1
     }
 
     /// Moves an awake slot out of the awake range.
@@ -145,11 +152,13 @@ final class BodyStore {
         precondition(s < awakeCount)
         swapSlots(s, awakeCount - 1)
         awakeCount -= 1
+        slotVersion &+= 1
     }
 
     /// Removes the slot of a body (it must be outside the awake range), keeping the table dense.
     func removeSlot(_ s: Int) {
         precondition(s >= awakeCount && s < count)
+        slotVersion &+= 1
         let last = count - 1
         swapSlots(s, last)
         position.removeBySwap(last, last: last); rotation.removeBySwap(last, last: last)

@@ -87,6 +87,14 @@ extension World {
             slot = -1; m = 0; i = 0; p = np; q = nq
             return true
         }
+        // Nothing a record caches can have changed (no slot moved, no mass changed, no body placed by hand, the
+        // same awake joints with the same parameters, the same substep): the records and the batches stand.
+        if !rodLayoutDirty && bodies.slotVersion == preparedSlotVersion && h.bitPattern == preparedSubstep.bitPattern {
+            wideRodGeometryStale = true
+            return
+        }
+        preparedSlotVersion = bodies.slotVersion
+        preparedSubstep = h
         // The wide rods' batches are kept from the last step unless something they were built from changed: the
         // awake joint list, a joint's parameters (`rodLayoutDirty`), or an endpoint's slot, masses or fixed pose.
         var changed = false

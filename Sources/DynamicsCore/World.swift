@@ -99,6 +99,10 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var awakeJointsDirty = false
     /// The wide rods' batches (`buildWideRods`) must be rebuilt: the awake joints or a joint's parameters changed.
     @exclusivity(unchecked) @usableFromInline var rodLayoutDirty = true
+    /// What the joint records were last brought up to date with (`prepareJoints`): the bodies' slot version and
+    /// the substep.
+    @exclusivity(unchecked) @usableFromInline var preparedSlotVersion: UInt64 = .max
+    @exclusivity(unchecked) @usableFromInline var preparedSubstep: Float = .nan
     /// This step's constraints are wide rods only (and warm starting is on): see `runWideRods`.
     @exclusivity(unchecked) @usableFromInline var rodsAlone = false
     /// This step's contact constraints in coloured batches of four (WideContacts.swift; empty: the scalar path),
@@ -393,6 +397,7 @@ public final class World {
     }
 
     func updateMass(id i: Int, slot s: Int) {
+        bodies.slotVersion &+= 1
         if bodies.type[i] == .static {
             bodies.invMass[s] = 0; bodies.invMass2[s] = .zero; bodies.invInertia[s] = 0
         } else {
@@ -539,10 +544,18 @@ public final class World {
         wakeBody(i)
         let s = Int(bodies.slot[i])
         let q = Rot(angle: angle)
+        bodies.slotVersion &+= 1
         bodies.rotation[s] = q
         bodies.position[s] = origin + q.rotate(bodies.localCenter[i])
         if bodies.binned[i] { unbin(id: i); bin(id: i) }
-        if bodies.type[i] == .static { wakeIslandsTouching(body: Int32(i)) }
+        if bodies.type[i] == .static {
+            // What rests on it or hangs from it must follow: wake the islands touching it and its joints' bodies.
+            wakeIslandsTouching(body: Int32(i))
+            for j in bodies.joints[i] {
+                let other = joints[Int(j)].bodyA == Int32(i) ? joints[Int(j)].bodyB : joints[Int(j)].bodyA
+                if other >= 0 { wakeBody(Int(other)) }
+            }
+        }
     }
 
     public func setVelocity(_ id: BodyID, _ v: Vec2) throws {
@@ -685,6 +698,7 @@ public final class World {
         if wasBinned { unbin(id: i) }
         removeContacts(ofBody: Int32(i))
         setShapesUnchecked(id: i, slot: s, shapes: defs)
+        bodies.slotVersion &+= 1
         bodies.position[s] = o + bodies.rotation[s].rotate(bodies.localCenter[i])
         if wasBinned { bin(id: i) }
     }

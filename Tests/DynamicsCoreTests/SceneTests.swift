@@ -516,6 +516,32 @@ final class WideJointTests: XCTestCase {
         XCTAssertEqual(wide.bottomY, scalar.bottomY, accuracy: 0.5)
     }
 
+    /// A pendulum hung from a static body (asleep by then) wakes and follows that body when it is moved by hand (the
+    /// joint records cache the static side's pose, and are brought up to date only when something changed), on the
+    /// wide and scalar paths.
+    func test_rodToAStaticBody_followsItWhenMovedByHand() throws {
+        for wide in [true, false] {
+            let world = World()
+            world.wideRodMinimum = wide ? 1 : .max
+            var post = BodyDefinition.box(center: Vec2(100, 100), width: 10, height: 10)
+            post.type = .static
+            let anchor = try world.createBody(post)
+            var bob = BodyDefinition.box(center: Vec2(100, 150), width: 10, height: 10)
+            bob.gravity = Vec2(0, 1000)
+            let b = try world.createBody(bob)
+            var j = JointDefinition(kind: .distance, bodyA: b, bodyB: anchor)
+            j.length = 50; j.minLength = 50; j.maxLength = 50
+            try world.createJoint(j)
+            for _ in 0..<30 { world.step(dt: 1.0 / 60, substeps: 4) }
+            XCTAssertEqual(length(world.origin(of: b) - Vec2(100, 100)), 50, accuracy: 0.5)
+            try world.setTransform(anchor, origin: Vec2(300, 100), angle: 0)
+            XCTAssertTrue(world.isAwake(b), "moving a static body wakes what hangs from it")
+            for _ in 0..<120 { world.step(dt: 1.0 / 60, substeps: 4) }
+            XCTAssertEqual(length(world.origin(of: b) - Vec2(300, 100)), 50, accuracy: 0.5, wide ? "wide" : "scalar")
+            XCTAssertEqual(wide, !world.centreRods.isEmpty)
+        }
+    }
+
     /// The batches are kept from step to step while nothing they were built from changes; keeping them gives the
     /// same bits as rebuilding them every step. Editing a joint rebuilds them.
     func test_keptRodBatches_matchRebuildingThemEveryStep() throws {
