@@ -19,20 +19,19 @@ struct Column<Element> {
     /// 4-wide kernel may read a partial last group of four without leaving the buffer or reading garbage.
     @usableFromInline mutating func reserve(_ minimum: Int, count: Int) {
         guard minimum > capacity else { return }
-        let newCapacity = (Swift.max(minimum, capacity * 2, 16) + 3) & ~3
-        let fresh = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
-        fresh.moveInitialize(from: base, count: count)
-        UnsafeMutableRawPointer(fresh + count).initializeMemory(as: UInt8.self, repeating: 0,
-                                                                count: (newCapacity - count) * MemoryLayout<Element>.stride)
-        base.deallocate()
-        base = fresh
-        capacity = newCapacity
+        reallocate(to: Swift.max(minimum, capacity * 2, 16), count: count)
     }
 
     /// Grows to exactly `minimum` elements (rounded up to a multiple of 4), keeping the first `count`: for a
     /// caller that knows how many it will add (a bulk creation), so no doubling slack is left.
     @usableFromInline mutating func reserveExactly(_ minimum: Int, count: Int) {
         guard minimum > capacity else { return }
+        reallocate(to: minimum, count: count)
+    }
+
+    /// Moves the first `count` elements into a buffer of `minimum` rounded up to a multiple of 4, spare capacity
+    /// zeroed.
+    @usableFromInline mutating func reallocate(to minimum: Int, count: Int) {
         let newCapacity = (minimum + 3) & ~3
         let fresh = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         fresh.moveInitialize(from: base, count: count)

@@ -168,12 +168,20 @@ extension World {
 
         let matrix = collides
         let classes = classCount
+        let pos = bodies.position.base
         awakeBoxes.withUnsafeBufferPointer { boxes in
+        tightBoxes.withUnsafeBufferPointer { tightBuffer in
+            /// Lists the pair of two awake bodies (slots sa, sb; ids ia, ib) unless it is out of reach this step: the
+            /// narrowphase's first test, done here so such a pair is neither sorted nor visited (the lower id's body
+            /// first, as there).
+            /// (`pairs` is passed, not captured: a captured local costs a run-time exclusivity check per access.)
+            @inline(__always) func addAwakePair(_ sa: Int, _ sb: Int, _ ia: Int, _ ib: Int, to pairs: inout [UInt64]) {
+                let (lo, hi) = ia < ib ? (sa, sb) : (sb, sa)
+                if World.reach(lo, hi, dt: dt, margin: margin, pos: pos, vel: vel, angVel: angVel, ext: ext, grav: grav,
+                               tight: tightBuffer.baseAddress).apart { return }
+                pairs.append(ia < ib ? UInt64(ia) << 32 | UInt64(ib) : UInt64(ib) << 32 | UInt64(ia))
+            }
             // Awake against awake, within each cell.
-            let pos = bodies.position.base
-            tightBoxes.withUnsafeBufferPointer { tightBuffer in
-            // (Empty only with no awake body, and then there is no entry: the stand-in is never read.)
-            let tight = tightBuffer.baseAddress ?? UnsafePointer<AABB>(bitPattern: MemoryLayout<AABB>.alignment)!
             cellEntries.withUnsafeBufferPointer { entries in
                 var start = 0
                 let total = entries.count
@@ -196,18 +204,12 @@ extension World {
                                 let rx = Swift.max(boxA.lower.x, boxB.lower.x), ry = Swift.max(boxA.lower.y, boxB.lower.y)
                                 let rk = cellKey(World.cellIndex(rx * inv), World.cellIndex(ry * inv))
                                 guard rk == key else { continue }
-                                // Out of reach this step: the narrowphase's own first test, done here so the pair is
-                                // neither sorted nor visited (the lower id's body first, as there).
-                                let (lo, hi) = ia < ib ? (sa, sb) : (sb, sa)
-                                if World.reach(lo, hi, bothAwake: true, dt: dt, margin: margin, pos: pos, vel: vel,
-                                               angVel: angVel, ext: ext, grav: grav, tight: tight).apart { continue }
-                                pairs.append(ia < ib ? UInt64(ia) << 32 | UInt64(ib) : UInt64(ib) << 32 | UInt64(ia))
+                                addAwakePair(sa, sb, ia, ib, to: &pairs)
                             }
                         }
                     }
                     start = end
                 }
-            }
             }
 
             // Awake against static and sleeping bodies.
@@ -241,7 +243,7 @@ extension World {
                     guard boxB.lower.x <= boxB.upper.x, boxA.overlaps(boxB) else { continue }
                     let ib = Int(bodyIndex[sb])
                     guard matrix[Int(classOf[ia]) * classes + Int(classOf[ib])] else { continue }
-                    pairs.append(ia < ib ? UInt64(ia) << 32 | UInt64(ib) : UInt64(ib) << 32 | UInt64(ia))
+                    addAwakePair(sa, sb, ia, ib, to: &pairs)
                 }
             }
 
@@ -258,6 +260,7 @@ extension World {
                     pairs.append(i < j ? UInt64(i) << 32 | UInt64(j) : UInt64(j) << 32 | UInt64(i))
                 }
             }
+        }
         }
         // Pairs by lower id, then higher id: a counting sort by the lower id when there are fewer ids than about four
         // pairs each, then each id's few pairs in order.

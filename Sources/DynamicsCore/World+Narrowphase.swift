@@ -50,20 +50,21 @@ extension World {
     }
 
     /// How far a pair (slots sa and sb, sa of the lower body id) can close this step plus the speculative margin
-    /// (`specDist`), the spin part of it, and whether the pair is out of that reach: by bounding circles, and for
-    /// two awake bodies by their unswept boxes (a gap wider than the reach along x or y bounds the shapes'
-    /// distance, so no contact point could be kept). The broadphase drops such pairs of awake bodies before the
-    /// narrowphase sees them, with this same arithmetic, so the result does not depend on where the test ran.
+    /// (`specDist`), the spin part of it, and whether the pair is out of that reach: by bounding circles, and, given
+    /// the unswept boxes (`tight`, two awake bodies), by those (a gap wider than the reach along x or y bounds the
+    /// shapes' distance, so no contact point could be kept). The broadphase drops every pair of awake bodies out of
+    /// reach before listing it; the narrowphase computes the reach again for its contacts and rejects the other
+    /// pairs (a body against a static or sleeping one) by their circles, with the same arithmetic.
     @inline(__always)
-    static func reach(_ sa: Int, _ sb: Int, bothAwake: Bool, dt: Float, margin: Float, pos: UnsafeMutablePointer<Vec2>,
+    static func reach(_ sa: Int, _ sb: Int, dt: Float, margin: Float, pos: UnsafeMutablePointer<Vec2>,
                       vel: UnsafeMutablePointer<Vec2>, angVel: UnsafeMutablePointer<Float>, ext: UnsafeMutablePointer<Float>,
-                      grav: UnsafeMutablePointer<Vec2>, tight: UnsafePointer<AABB>) -> (apart: Bool, spin: Float, specDist: Float) {
+                      grav: UnsafeMutablePointer<Vec2>, tight: UnsafePointer<AABB>?) -> (apart: Bool, spin: Float, specDist: Float) {
         let spin = abs(angVel[sa]) * ext[sa] + abs(angVel[sb]) * ext[sb]
         var closing = length(vel[sb] - vel[sa]) + spin
         closing += length(grav[sb] - grav[sa]) * dt
         let specDist = margin + closing * dt
         var apart = length(pos[sb] - pos[sa]) - ext[sa] - ext[sb] > specDist
-        if !apart && bothAwake {
+        if !apart, let tight {
             let a = tight[sa], b = tight[sb]
             let gap = Swift.max(Swift.max(a.lower.x - b.upper.x, b.lower.x - a.upper.x),
                                 Swift.max(a.lower.y - b.upper.y, b.lower.y - a.upper.y))
@@ -100,13 +101,9 @@ extension World {
         let pos = bodies.position.base, rot = bodies.rotation.base, vel = bodies.velocity.base
         let angVel = bodies.angularVelocity.base, ext = bodies.extent.base, grav = bodies.gravity.base
         let awakeCount = bodies.awakeCount
-        let tightArray = tightBoxes
         var oi = 0
         let oldCount = contacts.count
 
-        tightArray.withUnsafeBufferPointer { tightBuffer in
-        // (Empty only when no body is awake, and then there is no pair to read it: the stand-in is never read.)
-        let tight = tightBuffer.baseAddress ?? UnsafePointer<AABB>(bitPattern: MemoryLayout<AABB>.alignment)!
         polygonVertices.withUnsafeBufferPointer { pv in
         polygonNormals.withUnsafeBufferPointer { pn in
         contacts.withUnsafeMutableBufferPointer { old in
@@ -120,9 +117,8 @@ extension World {
                 let ia = Int(key >> 32), ib = Int(key & 0xFFFF_FFFF)
                 let sa = Int(slot[ia]), sb = Int(slot[ib])
                 let pA = pos[sa], qA = rot[sa], pB = pos[sb], qB = rot[sb]
-                let (apart, spin, specDist) = World.reach(sa, sb, bothAwake: sa < awakeCount && sb < awakeCount, dt: dt,
-                                                          margin: margin, pos: pos, vel: vel, angVel: angVel, ext: ext,
-                                                          grav: grav, tight: tight)
+                let (apart, spin, specDist) = World.reach(sa, sb, dt: dt, margin: margin, pos: pos, vel: vel,
+                                                          angVel: angVel, ext: ext, grav: grav, tight: nil)
                 if apart {
                     for k in oldStart..<oi where old[k].touching { ended.append(endedEvent(old[k])) }
                     continue
@@ -204,7 +200,6 @@ extension World {
         }
         }
         }
-        }
         self.contacts = newContacts
         self.newContacts = contacts
         self.contactEndedEvents = ended
@@ -255,9 +250,16 @@ extension World {
     }
 
     /// Wakes the sleeping islands that have a contact with the (static) body `b`.
+    /// Wakes what a static body holds: the sleeping islands in contact with it and the bodies jointed to it (a
+    /// static body belongs to no island, so neither reaches it through one). Called when the body is moved,
+    /// removed, retyped or reclassed.
     func wakeIslandsTouching(body b: Int32) {
         for k in 0..<islands.count where islands[k].inUse {
             if islands[k].contacts.contains(where: { $0.bodyA == b || $0.bodyB == b }) { wakeIsland(Int32(k)) }
+        }
+        for j in bodies.joints[Int(b)] {
+            let other = joints[Int(j)].bodyA == b ? joints[Int(j)].bodyB : joints[Int(j)].bodyA
+            if other >= 0 { wakeBody(Int(other)) }
         }
     }
 }

@@ -548,14 +548,7 @@ public final class World {
         bodies.rotation[s] = q
         bodies.position[s] = origin + q.rotate(bodies.localCenter[i])
         if bodies.binned[i] { unbin(id: i); bin(id: i) }
-        if bodies.type[i] == .static {
-            // What rests on it or hangs from it must follow: wake the islands touching it and its joints' bodies.
-            wakeIslandsTouching(body: Int32(i))
-            for j in bodies.joints[i] {
-                let other = joints[Int(j)].bodyA == Int32(i) ? joints[Int(j)].bodyB : joints[Int(j)].bodyA
-                if other >= 0 { wakeBody(Int(other)) }
-            }
-        }
+        if bodies.type[i] == .static { wakeIslandsTouching(body: Int32(i)) }
     }
 
     public func setVelocity(_ id: BodyID, _ v: Vec2) throws {
@@ -698,7 +691,6 @@ public final class World {
         if wasBinned { unbin(id: i) }
         removeContacts(ofBody: Int32(i))
         setShapesUnchecked(id: i, slot: s, shapes: defs)
-        bodies.slotVersion &+= 1
         bodies.position[s] = o + bodies.rotation[s].rotate(bodies.localCenter[i])
         if wasBinned { bin(id: i) }
     }

@@ -328,16 +328,26 @@ extension DynamicAnimator {
 
     /// How many wall bodies `compileBoundaries` will create for a collision behavior (0 when its walls are kept).
     func boundaryWallsToBuild(of c: CollisionBehavior) -> Int {
-        let reference: CGRect? = c.translatesReferenceBoundsIntoBoundary ? referenceBounds.map { $0.inset(by: c.referenceBoundsInsets) } : nil
-        if c.compiledBoundaryVersion == c.boundaryVersion && c.compiledReferenceBounds == reference { return 0 }
+        let reference = boundaryReference(of: c)
+        if boundariesAreCompiled(c, reference: reference) { return 0 }
         var walls = reference == nil ? 0 : 4
         for (_, path) in c.boundaries { for polyline in path.polylines() { walls += Swift.max(polyline.count - 1, 0) } }
         return walls
     }
 
+    /// The rectangle a collision behavior turns into walls (the inset reference bounds), if it does.
+    func boundaryReference(of c: CollisionBehavior) -> CGRect? {
+        c.translatesReferenceBoundsIntoBoundary ? referenceBounds.map { $0.inset(by: c.referenceBoundsInsets) } : nil
+    }
+
+    /// Whether a collision behavior's wall bodies already match its boundaries and reference rectangle.
+    func boundariesAreCompiled(_ c: CollisionBehavior, reference: CGRect?) -> Bool {
+        c.compiledBoundaryVersion == c.boundaryVersion && c.compiledReferenceBounds == reference
+    }
+
     func compileBoundaries(of c: CollisionBehavior, boundaryClass: Int32) {
-        let reference: CGRect? = c.translatesReferenceBoundsIntoBoundary ? referenceBounds.map { $0.inset(by: c.referenceBoundsInsets) } : nil
-        if c.compiledBoundaryVersion == c.boundaryVersion && c.compiledReferenceBounds == reference {
+        let reference = boundaryReference(of: c)
+        if boundariesAreCompiled(c, reference: reference) {
             for b in c.boundaryBodies { try? world.setCollisionClass(b, boundaryClass) }
             return
         }
