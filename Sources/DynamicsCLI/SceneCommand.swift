@@ -19,6 +19,8 @@ struct Scene: ParsableCommand {
     var cellSize: Float = 0
     @Option(help: "Contact stiffness in Hz, used up to a quarter of the substep rate.")
     var contactHertz: Float = WorldSettings().contactHertz
+    @Option(help: "Hold the free-motion kernel (field_swarm) to at most 4, 8 or 16 lanes; results are identical.")
+    var lanes: Int?
 
     func validate() throws {
         guard BenchmarkScene.Kind(rawValue: kind) != nil else {
@@ -28,6 +30,7 @@ struct Scene: ParsableCommand {
         guard steps > 0 else { throw ValidationError("steps must be positive, got \(steps)") }
         guard substeps > 0 else { throw ValidationError("substeps must be positive, got \(substeps)") }
         guard contactHertz.isFinite && contactHertz > 0 else { throw ValidationError("contact hertz must be positive, got \(contactHertz)") }
+        if let lanes, ![4, 8, 16].contains(lanes) { throw ValidationError("lanes must be 4, 8 or 16, got \(lanes)") }
         guard cellSize.isFinite && cellSize >= 0 else { throw ValidationError("cell size must be finite and not negative, got \(cellSize)") }
     }
 
@@ -36,6 +39,8 @@ struct Scene: ParsableCommand {
         var settings = WorldSettings()
         settings.gridCellSize = cellSize
         settings.contactHertz = contactHertz
+        try World.limitFreeMotionLanes(to: lanes)
+        defer { try? World.limitFreeMotionLanes(to: nil) }
         let world = World(settings: settings)
         let (ids, links) = try world.build(scene)
         let clock = ContinuousClock()
@@ -59,7 +64,7 @@ struct Scene: ParsableCommand {
         case .pyramid:
             print(String(format: "top_dy %.3f  top_dx %.3f  stable %d", stats.topDY, stats.topDX, stats.stable ? 1 : 0))
         case .jointGrid: print(String(format: "sag %.3f  max_link_err %.4f", stats.sag, stats.maxLinkError))
-        case .fieldSwarm: print(String(format: "mean_r %.2f", stats.meanR))
+        case .fieldSwarm: print(String(format: "mean_r %.2f  lanes %d", stats.meanR, World.freeMotionLanes))
         }
     }
 }

@@ -1,3 +1,5 @@
+import DynamicsSIMD
+
 /// A shape as stored: geometry relative to the body's center of mass, in the body's frame.
 @usableFromInline
 struct ShapeRecord {
@@ -172,11 +174,11 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var linearDampingInUse = false
     /// The fields of the free-motion pass, compiled each step it runs (reused scratch; a raw column so the pass
     /// reads it without a closure).
-    @exclusivity(unchecked) @usableFromInline var freeFields = Column<FreeField>()
+    @exclusivity(unchecked) @usableFromInline var freeFields = Column<dk_free_field>()
     @exclusivity(unchecked) @usableFromInline var freeFieldCount = 0
     /// How the pass evaluates `freeFields`, and the combined coefficients of the central form.
     @exclusivity(unchecked) @usableFromInline var freeProgram = FreeProgram.none
-    @exclusivity(unchecked) @usableFromInline var freeCentral = FreeCentral()
+    @exclusivity(unchecked) @usableFromInline var freeCentral = dk_free_central()
 
     // Fields (stage 2).
     @exclusivity(unchecked) @usableFromInline var fields: [FieldRecord] = []

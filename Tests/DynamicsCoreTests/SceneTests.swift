@@ -1,5 +1,6 @@
 import XCTest
 @testable import DynamicsCore
+import DynamicsSIMD
 
 /// The scene generators reproduce SCENES.md's check sums, so every engine builds the same initial state.
 final class SceneTests: XCTestCase {
@@ -431,6 +432,85 @@ final class IntegrationPathTests: XCTestCase {
         XCTAssertEqual(still.map { world.origin(of: $0) }, before)
         XCTAssertTrue(ids.allSatisfy { world.origin(of: $0).x.isFinite && world.isAwake($0) })
         XCTAssertNotEqual(world.origin(of: ids[9]), Vec2(190, 190))
+    }
+}
+
+/// The free-motion kernel runs at 16 lanes on processors with AVX-512, 8 with AVX2 and 4 elsewhere
+/// (DynamicsFreeMotion.h). All must give the same bits, or a replay would depend on the processor it runs on.
+extension IntegrationPathTests {
+    func atWidth<T>(_ lanes: Int, _ run: () throws -> T) rethrows -> T {
+        dk_free_motion_limit_width(Int32(lanes))
+        defer { dk_free_motion_limit_width(0) }
+        XCTAssertEqual(World.freeMotionLanes, lanes)
+        return try run()
+    }
+
+    /// The wider kernels this processor runs.
+    func wideWidths() throws -> [Int] {
+        let widths = [8, 16].filter { $0 <= World.freeMotionLanes }
+        try XCTSkipIf(widths.isEmpty, "this processor has no AVX2: only the 4-lane kernel runs here")
+        return widths
+    }
+
+    func test_freeMotionLaneLimit_refusesAWidthThatDoesNotExist() {
+        XCTAssertThrowsError(try World.limitFreeMotionLanes(to: 5)) { error in
+            XCTAssertEqual("\(error)", "free-motion lanes must be 4, 8 or 16, got 5")
+        }
+        XCTAssertNoThrow(try World.limitFreeMotionLanes(to: 4))
+        XCTAssertEqual(World.freeMotionLanes, 4)
+        XCTAssertNoThrow(try World.limitFreeMotionLanes(to: nil))
+        XCTAssertGreaterThanOrEqual(World.freeMotionLanes, 4)
+    }
+
+    /// Every program (general fields, the central form, with and without per-body terms), on 400 and 402 bodies.
+    func test_freeMotionPass_widerKernelsMatchFourLanesBitForBit() throws {
+        let widths = try wideWidths()
+        for (central, plain) in [(false, false), (true, false), (true, true)] {
+            let four = try atWidth(4) { try swarm(.freeMotion, central: central, plain: plain) }
+            for lanes in widths {
+                let wide = try atWidth(lanes) { try swarm(.freeMotion, central: central, plain: plain) }
+                XCTAssertEqual(four.count, wide.count)
+                XCTAssertTrue(four.map(\.bitPattern) == wide.map(\.bitPattern),
+                              "central \(central), plain \(plain): \(lanes) lanes disagree with 4")
+            }
+        }
+    }
+
+    /// Bodies slowing down under damping until they sleep: the rest test's slow path (anchors, rest times, the
+    /// window crossings), spin through the callback, and a partial last group of 4, step by step.
+    func test_freeMotionPass_widerKernelsMatchFourLanesThroughTheRestTest() throws {
+        let widths = try wideWidths()
+        func settle() throws -> [[UInt32]] {
+            let world = World()
+            let (ids, _) = try world.build(.fieldSwarm(203))
+            try world.setFields([])
+            for (k, id) in ids.enumerated() {
+                try world.setVelocity(id, Vec2(Float(k % 7) - 3, Float(k % 5) - 2) * Float(k % 9))
+                try world.setAngularVelocity(id, k % 4 == 0 ? 0.4 : 0)
+                try world.setMaterial(id, restitution: 0, friction: 0, linearDamping: 2, angularDamping: 3, charge: 0)
+            }
+            var trace: [[UInt32]] = []
+            for step in 0..<240 {
+                world.step(dt: 1.0 / 60, substeps: 4)
+                if step % 20 == 19 {
+                    trace.append(ids.flatMap { id -> [UInt32] in
+                        let p = world.origin(of: id), q = world.rotation(of: id)
+                        return [p.x.bitPattern, p.y.bitPattern, q.s.bitPattern, world.isAwake(id) ? 1 : 0]
+                    })
+                }
+            }
+            XCTAssertTrue(ids.allSatisfy { !world.isAwake($0) }, "the swarm did not come to rest")
+            XCTAssertTrue(world.prepareFreeMotion(), "the free-motion pass did not run")
+            return trace
+        }
+        let four = try atWidth(4, settle)
+        for lanes in widths {
+            let wide = try atWidth(lanes, settle)
+            XCTAssertEqual(four.count, wide.count)
+            for (k, (a, b)) in zip(four, wide).enumerated() {
+                XCTAssertTrue(a == b, "\(lanes) lanes disagree with 4 by step \(20 * k + 19)")
+            }
+        }
     }
 }
 

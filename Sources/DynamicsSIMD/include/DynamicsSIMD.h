@@ -11,6 +11,8 @@
 #ifndef DYNAMICS_SIMD_H
 #define DYNAMICS_SIMD_H
 
+#include "DynamicsFreeMotion.h"
+
 typedef float dk_float4 __attribute__((ext_vector_type(4)));
 typedef int dk_int4 __attribute__((ext_vector_type(4)));
 
