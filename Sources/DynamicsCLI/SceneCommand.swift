@@ -19,7 +19,7 @@ struct Scene: ParsableCommand {
     var cellSize: Float = 0
     @Option(help: "Contact stiffness in Hz, used up to a quarter of the substep rate.")
     var contactHertz: Float = WorldSettings().contactHertz
-    @Option(help: "Hold the free-motion kernel (field_swarm) to at most 4, 8 or 16 lanes; results are identical.")
+    @Option(help: "Hold the C kernels (contacts, free motion) to at most 4, 8 or 16 lanes; results are identical.")
     var lanes: Int?
 
     func validate() throws {
@@ -39,8 +39,8 @@ struct Scene: ParsableCommand {
         var settings = WorldSettings()
         settings.gridCellSize = cellSize
         settings.contactHertz = contactHertz
-        try World.limitFreeMotionLanes(to: lanes)
-        defer { try? World.limitFreeMotionLanes(to: nil) }
+        try World.limitVectorLanes(to: lanes)
+        defer { try? World.limitVectorLanes(to: nil) }
         let world = World(settings: settings)
         let (ids, links) = try world.build(scene)
         let clock = ContinuousClock()
@@ -56,7 +56,7 @@ struct Scene: ParsableCommand {
         let mean = times.reduce(0, +) / Double(times.count)
         let tail = times.suffix(min(120, times.count))
         let stats = world.statistics(of: scene, items: ids, links: links)
-        print("scene \(scene.name): \(ids.count) items, \(links.count) links, \(steps) steps")
+        print("scene \(scene.name): \(ids.count) items, \(links.count) links, \(steps) steps, \(World.vectorLanes) lanes")
         print(String(format: "ms_per_step %.3f  ms_last120 %.3f  max_step %.3f  awake %d  outside %d  nonfinite %d",
                      mean, tail.reduce(0, +) / Double(tail.count), times.max() ?? 0, world.awakeBodyCount, stats.outside, stats.nonfinite))
         switch scene.kind {
@@ -64,7 +64,7 @@ struct Scene: ParsableCommand {
         case .pyramid:
             print(String(format: "top_dy %.3f  top_dx %.3f  stable %d", stats.topDY, stats.topDX, stats.stable ? 1 : 0))
         case .jointGrid: print(String(format: "sag %.3f  max_link_err %.4f", stats.sag, stats.maxLinkError))
-        case .fieldSwarm: print(String(format: "mean_r %.2f  lanes %d", stats.meanR, World.freeMotionLanes))
+        case .fieldSwarm: print(String(format: "mean_r %.2f", stats.meanR))
         }
     }
 }

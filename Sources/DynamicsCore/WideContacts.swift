@@ -16,39 +16,18 @@
 // The batches read and write a packed copy of their bodies' state, (vx, vy, ω, 0) and (x, y, cos, sin) per body,
 // as the wide joints do. Entry 0 is a zero entry for padding lanes; then one entry per body the contacts touch,
 // static ones included (their velocity stays zero and is never copied back).
+//
+// The pass over the batches is C (`dk_contact_pass_run`, ContactBody.h): the batches of one colour share no awake
+// body, so it solves one, two (AVX2) or four (AVX-512) of them side by side, whatever the processor offers, with
+// bit-identical results.
 
 import DynamicsSIMD
 
-/// One contact point of each of four lanes.
-@usableFromInline
-struct WideContactPoint {
-    typealias V = SIMD4<Float>
-    /// Anchors from the centres of mass at the start of the step (for velocities) and in the body frames (for the
-    /// current separation).
-    var rAx: V = .zero, rAy: V = .zero, rBx: V = .zero, rBy: V = .zero
-    var localAx: V = .zero, localAy: V = .zero, localBx: V = .zero, localBy: V = .zero
-    var adjustedSeparation: V = .zero
-    var normalImpulse: V = .zero, tangentImpulse: V = .zero, maxNormalImpulse: V = .zero
-    /// Zero for a lane without this point (a one-point manifold or padding): the point then applies nothing.
-    var normalMass: V = .zero, tangentMass: V = .zero
-}
+/// One contact point of each of four lanes (`dk_contact_point`, DynamicsContacts.h).
+@usableFromInline typealias WideContactPoint = dk_contact_point
 
-/// Four contact constraints of one colour, in SoA form.
-@usableFromInline
-struct WideContactBatch {
-    typealias V = SIMD4<Float>
-    /// Entries of each side in the packed state (`contactVelocity`, `contactPose`); 0 for padding lanes.
-    var entryA: SIMD4<Int32>, entryB: SIMD4<Int32>
-    /// The constraint of each lane, −1 for padding.
-    var constraint: SIMD4<Int32>
-    var nx: V, ny: V, friction: V
-    var mA: V, iA: V, mB: V, iB: V
-    /// The soft contact's coefficients (static or dynamic stiffness, per lane).
-    var biasRate: V, massScale: V, impulseScale: V
-    /// The two-point normal-mass matrix and its inverse determinant (0: solve point by point).
-    var k11: V, k12: V, k22: V, invDet: V
-    var p0: WideContactPoint, p1: WideContactPoint
-}
+/// Four contact constraints of one colour, in SoA form (`dk_contact_batch`, DynamicsContacts.h).
+@usableFromInline typealias WideContactBatch = dk_contact_batch
 
 extension World {
     /// Colours this step's constraints and builds `wideContacts` and the packed state's entries. Leaves
@@ -151,6 +130,7 @@ extension World {
                         tangentMass: V(a.tangentMass, b.tangentMass, c.tangentMass, d.tangentMass))
                 }
                 var k = 0
+                wideContactColourEnds.removeAll(keepingCapacity: true)
                 for colour in 0..<64 {
                     let end = contactColourStart[colour]
                     while k < end {
@@ -168,6 +148,9 @@ extension World {
                             invDet: v { $0.pointCount == 2 ? $0.invDet : 0 },
                             p0: points(l, second: false), p1: points(l, second: true)))
                         k = Swift.min(k + 4, end)
+                    }
+                    if wideContacts.count > Int(wideContactColourEnds.last ?? 0) {
+                        wideContactColourEnds.append(Int32(wideContacts.count))
                     }
                 }
             }
@@ -223,126 +206,15 @@ extension World {
                 }
             }
         }
-        let zero = V.zero, one = V(repeating: 1)
-        let offset0 = MemoryLayout<WideContactBatch>.offset(of: \WideContactBatch.p0)!
-        let offset1 = MemoryLayout<WideContactBatch>.offset(of: \WideContactBatch.p1)!
-        let inverseH = V(repeating: invH), maxPush = V(repeating: settings.contactPushMaxVelocity)
         wideContacts.withUnsafeMutableBufferPointer { batches in
-            for k in 0..<batches.count {
-                let b = batches.baseAddress! + k
-                let ea = packedEntries(&b.pointee.entryA), eb = packedEntries(&b.pointee.entryB)
-                var (vAx, vAy, wA, _) = packedGather(packedVel, ea)
-                var (vBx, vBy, wB, _) = packedGather(packedVel, eb)
-                let nx = b.pointee.nx, ny = b.pointee.ny
-                let mA = b.pointee.mA, iA = b.pointee.iA, mB = b.pointee.mB, iB = b.pointee.iB
-                if warmStart {
-                    // P = λn·n + λt·t at each point, t = (ny, −nx).
-                    let n0 = b.pointee.p0.normalImpulse, t0 = b.pointee.p0.tangentImpulse
-                    let n1 = b.pointee.p1.normalImpulse, t1 = b.pointee.p1.tangentImpulse
-                    let P0x = n0 * nx + t0 * ny, P0y = n0 * ny - t0 * nx
-                    let P1x = n1 * nx + t1 * ny, P1y = n1 * ny - t1 * nx
-                    let p0 = b.pointee.p0, p1 = b.pointee.p1
-                    wA -= iA * ((p0.rAx * P0y - p0.rAy * P0x) + (p1.rAx * P1y - p1.rAy * P1x))
-                    vAx -= mA * (P0x + P1x); vAy -= mA * (P0y + P1y)
-                    wB += iB * ((p0.rBx * P0y - p0.rBy * P0x) + (p1.rBx * P1y - p1.rBy * P1x))
-                    vBx += mB * (P0x + P1x); vBy += mB * (P0y + P1y)
-                    packedScatter(packedVel, ea, vAx, vAy, wA)
-                    packedScatter(packedVel, eb, vBx, vBy, wB)
-                    continue
-                }
-                let (pAx, pAy, cA, sA) = packedGather(packedPose, ea)
-                let (pBx, pBy, cB, sB) = packedGather(packedPose, eb)
-                let dx = pBx - pAx, dy = pBy - pAy
-                /// The current separation of a point, following both bodies' rotation since the narrowphase.
-                @inline(__always) func separation(_ p: UnsafeMutablePointer<WideContactPoint>) -> V {
-                    let lAx = p.pointee.localAx, lAy = p.pointee.localAy, lBx = p.pointee.localBx, lBy = p.pointee.localBy
-                    let rAx = cA * lAx - sA * lAy, rAy = sA * lAx + cA * lAy
-                    let rBx = cB * lBx - sB * lBy, rBy = sB * lBx + cB * lBy
-                    return ((dx + rBx) - rAx) * nx + ((dy + rBy) - rAy) * ny + p.pointee.adjustedSeparation
-                }
-                let p0 = (UnsafeMutableRawPointer(b) + offset0).assumingMemoryBound(to: WideContactPoint.self)
-                let p1 = (UnsafeMutableRawPointer(b) + offset1).assumingMemoryBound(to: WideContactPoint.self)
-                let s0 = separation(p0), s1 = separation(p1)
-                let biasRate = b.pointee.biasRate, softMass = b.pointee.massScale, softImpulse = b.pointee.impulseScale
-                // Per point: speculative (s > 0) closes the gap this substep; touching is soft when biased, rigid
-                // when relaxing.
-                @inline(__always) func coefficients(_ s: V) -> (bias: V, massScale: V, impulseScale: V) {
-                    let speculative = dk_lt4(zero, s)
-                    if useBias {
-                        let push = dk_max4(biasRate * s, zero - maxPush)
-                        return (dk_select4(speculative, s * inverseH, push), dk_select4(speculative, one, softMass),
-                                dk_select4(speculative, zero, softImpulse))
-                    }
-                    return (dk_select4(speculative, s * inverseH, zero), one, zero)
-                }
-                let (b0, ms0, is0) = coefficients(s0)
-                let (b1, _, _) = coefficients(s1)
-                let r0Ax = p0.pointee.rAx, r0Ay = p0.pointee.rAy, r0Bx = p0.pointee.rBx, r0By = p0.pointee.rBy
-                let r1Ax = p1.pointee.rAx, r1Ay = p1.pointee.rAy, r1Bx = p1.pointee.rBx, r1By = p1.pointee.rBy
-                let a0 = p0.pointee.normalImpulse, a1 = p1.pointee.normalImpulse
-                // Normal velocity of a point: dot((vB + ωB × rB) − (vA + ωA × rA), n).
-                @inline(__always) func normalVelocity(_ vAx: V, _ vAy: V, _ wA: V, _ vBx: V, _ vBy: V, _ wB: V,
-                                                      _ rAx: V, _ rAy: V, _ rBx: V, _ rBy: V) -> V {
-                    ((vBx - wB * rBy) - (vAx - wA * rAy)) * nx + ((vBy + wB * rBx) - (vAy + wA * rAx)) * ny
-                }
-                // The block: both points at once, where there are two in the same regime and it pushes at both.
-                let vn0 = normalVelocity(vAx, vAy, wA, vBx, vBy, wB, r0Ax, r0Ay, r0Bx, r0By) + b0
-                let vn1 = normalVelocity(vAx, vAy, wA, vBx, vBy, wB, r1Ax, r1Ay, r1Bx, r1By) + b1
-                let invDet = b.pointee.invDet
-                let k11 = b.pointee.k11, k12 = b.pointee.k12, k22 = b.pointee.k22
-                let blockN0 = a0 - ms0 * invDet * (k22 * vn0 - k12 * vn1) - is0 * a0
-                let blockN1 = a1 - ms0 * invDet * (k11 * vn1 - k12 * vn0) - is0 * a1
-                let sameRegime = ~(dk_lt4(zero, s0) ^ dk_lt4(zero, s1))
-                let block = dk_ne4(invDet, zero) & sameRegime & dk_le4(zero, blockN0) & dk_le4(zero, blockN1)
-                // Point by point, from the same start.
-                var qAx = vAx, qAy = vAy, qA = wA, qBx = vBx, qBy = vBy, qB = wB
-                @inline(__always) func single(_ p: UnsafeMutablePointer<WideContactPoint>, _ s: V,
-                                              _ rAx: V, _ rAy: V, _ rBx: V, _ rBy: V) -> (impulse: V, total: V) {
-                    let (bias, massScale, impulseScale) = coefficients(s)
-                    let vn = normalVelocity(qAx, qAy, qA, qBx, qBy, qB, rAx, rAy, rBx, rBy)
-                    let old = p.pointee.normalImpulse
-                    let raw = zero - p.pointee.normalMass * massScale * (vn + bias) - impulseScale * old
-                    let total = dk_max4(old + raw, zero)
-                    let impulse = total - old
-                    let Px = impulse * nx, Py = impulse * ny
-                    qAx -= mA * Px; qAy -= mA * Py; qA -= iA * (rAx * Py - rAy * Px)
-                    qBx += mB * Px; qBy += mB * Py; qB += iB * (rBx * Py - rBy * Px)
-                    return (impulse, total)
-                }
-                let single0 = single(p0, s0, r0Ax, r0Ay, r0Bx, r0By)
-                let single1 = single(p1, s1, r1Ax, r1Ay, r1Bx, r1By)
-                // Apply the block's increments and pick per lane.
-                let x0 = blockN0 - a0, x1 = blockN1 - a1
-                let P0x = x0 * nx, P0y = x0 * ny, P1x = x1 * nx, P1y = x1 * ny
-                let blockAx = vAx - mA * (P0x + P1x), blockAy = vAy - mA * (P0y + P1y)
-                let blockA = wA - iA * ((r0Ax * P0y - r0Ay * P0x) + (r1Ax * P1y - r1Ay * P1x))
-                let blockBx = vBx + mB * (P0x + P1x), blockBy = vBy + mB * (P0y + P1y)
-                let blockB = wB + iB * ((r0Bx * P0y - r0By * P0x) + (r1Bx * P1y - r1By * P1x))
-                vAx = dk_select4(block, blockAx, qAx); vAy = dk_select4(block, blockAy, qAy); wA = dk_select4(block, blockA, qA)
-                vBx = dk_select4(block, blockBx, qBx); vBy = dk_select4(block, blockBy, qBy); wB = dk_select4(block, blockB, qB)
-                let n0 = dk_select4(block, blockN0, single0.total), n1 = dk_select4(block, blockN1, single1.total)
-                p0.pointee.normalImpulse = n0
-                p1.pointee.normalImpulse = n1
-                p0.pointee.maxNormalImpulse = dk_max4(p0.pointee.maxNormalImpulse, dk_select4(block, x0, single0.impulse))
-                p1.pointee.maxNormalImpulse = dk_max4(p1.pointee.maxNormalImpulse, dk_select4(block, x1, single1.impulse))
-                // Friction, point by point, bounded by the new normal impulses; t = (ny, −nx).
-                let friction = b.pointee.friction
-                @inline(__always) func rub(_ p: UnsafeMutablePointer<WideContactPoint>, _ normal: V,
-                                           _ rAx: V, _ rAy: V, _ rBx: V, _ rBy: V) {
-                    let vt = ((vBx - wB * rBy) - (vAx - wA * rAy)) * ny - ((vBy + wB * rBx) - (vAy + wA * rAx)) * nx
-                    let old = p.pointee.tangentImpulse
-                    let limit = friction * normal
-                    let total = dk_min4(dk_max4(old - p.pointee.tangentMass * vt, zero - limit), limit)
-                    p.pointee.tangentImpulse = total
-                    let impulse = total - old
-                    let Px = impulse * ny, Py = zero - impulse * nx
-                    vAx -= mA * Px; vAy -= mA * Py; wA -= iA * (rAx * Py - rAy * Px)
-                    vBx += mB * Px; vBy += mB * Py; wB += iB * (rBx * Py - rBy * Px)
-                }
-                rub(p0, n0, r0Ax, r0Ay, r0Bx, r0By)
-                rub(p1, n1, r1Ax, r1Ay, r1Bx, r1By)
-                packedScatter(packedVel, ea, vAx, vAy, wA)
-                packedScatter(packedVel, eb, vBx, vBy, wB)
+            wideContactColourEnds.withUnsafeBufferPointer { ends in
+                var pass = dk_contact_pass(
+                    batches: batches.baseAddress, colourEnds: ends.baseAddress, colourCount: ends.count,
+                    velocity: packedVel.assumingMemoryBound(to: Float.self),
+                    pose: UnsafePointer(packedPose.assumingMemoryBound(to: Float.self)),
+                    warmStart: warmStart ? 1 : 0, useBias: useBias ? 1 : 0,
+                    invH: invH, maxPush: settings.contactPushMaxVelocity)
+                dk_contact_pass_run(&pass)
             }
         }
         contactBodies.withUnsafeBufferPointer { list in

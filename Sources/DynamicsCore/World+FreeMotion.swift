@@ -212,16 +212,17 @@ enum FreeProgram {
 }
 
 extension World {
-    /// The lanes of the free-motion kernel on this processor: 16 on x86-64 with AVX-512, 8 with AVX2, else 4 (at
-    /// most the limit set with `limitFreeMotionLanes(to:)`). Every width gives bit-identical results.
-    public static var freeMotionLanes: Int { Int(dk_free_motion_width()) }
+    /// The lanes of the engine's C kernels (the free-motion pass and the wide contact pass) on this processor: 16
+    /// on x86-64 with AVX-512, 8 with AVX2, else 4 (at most the limit set with `limitVectorLanes(to:)`). Every width
+    /// gives bit-identical results.
+    public static var vectorLanes: Int { Int(dk_vector_width()) }
 
-    /// Holds the free-motion kernel of every world in the process to at most `lanes` lanes (4, 8 or 16), or lets
-    /// it use what the processor offers (`nil`): for measuring the narrower kernels. Results do not change.
-    public static func limitFreeMotionLanes(to lanes: Int?) throws {
+    /// Holds the C kernels of every world in the process to at most `lanes` lanes (4, 8 or 16), or lets them use
+    /// what the processor offers (`nil`): for measuring the narrower kernels. Results do not change.
+    public static func limitVectorLanes(to lanes: Int?) throws {
         if let lanes, ![4, 8, 16].contains(lanes) {
-            throw DynamicsError("free-motion lanes must be 4, 8 or 16, got \(lanes)")
+            throw DynamicsError("vector lanes must be 4, 8 or 16, got \(lanes)")
         }
-        dk_free_motion_limit_width(Int32(lanes ?? 0))
+        dk_limit_vector_width(Int32(lanes ?? 0))
     }
 }

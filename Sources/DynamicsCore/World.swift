@@ -115,6 +115,8 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var contactColoured: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var contactSorted: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var contactColourStart: [Int] = []
+    /// Where each colour's batches end in `wideContacts` (colours without constraints left out).
+    @exclusivity(unchecked) @usableFromInline var wideContactColourEnds: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var contactBodyColours: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var contactBodies: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var contactBodyEntry: [Int32] = []

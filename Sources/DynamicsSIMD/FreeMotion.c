@@ -1,27 +1,10 @@
 // The free-motion pass (see DynamicsFreeMotion.h), instantiated from FreeMotionBody.h at 4 lanes and, on x86-64,
-// at 8 lanes for processors with AVX2.
-// No debug information from this file (every function here, the headers' included, is `nodebug`, and so are the
-// two variables): valgrind 3.19 (Debian 12), which the performance gate runs, cannot read the DWARF 5 that Clang
-// emits for C and gives up on the whole binary.
+// at 8 lanes (AVX2) and 16 (AVX-512), chosen at run time (Lanes.c).
 #pragma clang attribute push(__attribute__((nodebug)), apply_to = hasType(functionType))
 
 #include "DynamicsSIMD.h"
 #include "DynamicsFreeMotion.h"
-
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
-
-// Both widths must round alike: never fuse a multiply and an add.
-#pragma clang fp contract(off)
-
-
-#define DK_CAT_(a, b) a##b
-#define DK_CAT(a, b) DK_CAT_(a, b)
-#define FN(name) DK_CAT(name, W)
-
-typedef float dk_vf4 __attribute__((ext_vector_type(4)));
-typedef int dk_vi4 __attribute__((ext_vector_type(4)));
+#include "Widths.h"
 
 #if defined(__x86_64__)
 typedef float dk_v4sf __attribute__((vector_size(16)));
@@ -53,8 +36,6 @@ static inline __attribute__((always_inline)) int dk_movemask4_generic(dk_vi4 m) 
 #include "FreeMotionBody.h"
 
 #if defined(__x86_64__)
-typedef float dk_vf8 __attribute__((ext_vector_type(8)));
-typedef int dk_vi8 __attribute__((ext_vector_type(8)));
 typedef float dk_v8sf __attribute__((vector_size(32)));
 
 #pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
@@ -82,8 +63,6 @@ static inline __attribute__((always_inline)) int dk_movemask8(dk_vi8 m) {
 #include "FreeMotionBody.h"
 #pragma clang attribute pop
 
-typedef float dk_vf16 __attribute__((ext_vector_type(16)));
-typedef int dk_vi16 __attribute__((ext_vector_type(16)));
 typedef int dk_v16si __attribute__((vector_size(64)));
 
 #pragma clang attribute push(__attribute__((target("avx512f,avx512dq"))), apply_to = function)
@@ -111,48 +90,13 @@ static inline __attribute__((always_inline)) int dk_movemask16(dk_vi16 m) {
 #include "FreeMotionBody.h"
 #pragma clang attribute pop
 
-/// The widest kernel the processor runs and the system supports: 16 lanes with AVX-512 F and DQ (XCR0 bits 1, 2
-/// and 5 to 7), 8 with AVX2 (XCR0 bits 1 and 2), else 4.
-static int dk_detect_width(void) {
-    unsigned a, b, c, d;
-    if (!__get_cpuid(1, &a, &b, &c, &d)) return 4;
-    if (!(c & (1u << 27)) || !(c & (1u << 28))) return 4; // OSXSAVE, AVX
-    unsigned lo, hi;
-    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    if ((lo & 6u) != 6u) return 4;
-    if (__get_cpuid_max(0, 0) < 7) return 4;
-    __cpuid_count(7, 0, a, b, c, d);
-    if (!(b & (1u << 5))) return 4; // AVX2
-    if ((b & (1u << 16)) && (b & (1u << 17)) && (lo & 0xe6u) == 0xe6u) return 16; // AVX512F, AVX512DQ
-    return 8;
-}
 #endif
-
-__attribute__((nodebug)) static int dk_width_detected = 0;
-__attribute__((nodebug)) static int dk_width_limit = 0;
-
-int dk_free_motion_width(void) {
-    int w = __atomic_load_n(&dk_width_detected, __ATOMIC_RELAXED);
-    if (w == 0) {
-#if defined(__x86_64__)
-        w = dk_detect_width();
-#else
-        w = 4;
-#endif
-        __atomic_store_n(&dk_width_detected, w, __ATOMIC_RELAXED);
-    }
-    int limit = __atomic_load_n(&dk_width_limit, __ATOMIC_RELAXED);
-    while (limit >= 4 && w > limit) w /= 2;
-    return w;
-}
-
-void dk_free_motion_limit_width(int lanes) { __atomic_store_n(&dk_width_limit, lanes > 0 ? lanes : 0, __ATOMIC_RELAXED); }
 
 int dk_free_motion(const dk_free_params *p) {
     int ready = 0;
     intptr_t s = 0;
 #if defined(__x86_64__)
-    int w = dk_free_motion_width();
+    int w = dk_vector_width();
     if (w == 16) s = pass16(p, s, p->count, &ready);
     if (w >= 8) s = pass8(p, s, p->count, &ready);
 #endif

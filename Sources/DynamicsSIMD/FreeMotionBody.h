@@ -1,5 +1,5 @@
 // The free-motion pass at one width, included once per width by FreeMotion.c, which defines before it:
-//   W              the lane count (4 or 8)
+//   W              the lane count (4, 8 or 16)
 //   VF, VI         float and int vectors of W lanes
 //   EVEN, ODD      (a, b) → the x or y of the W pairs held in a then b, in the kernel's lane order
 //   ZIPLO, ZIPHI   (x, y) → the first or second W floats of the pairs, back in slot order
@@ -15,24 +15,7 @@
 // Every expression below keeps the association and operand order of the Swift reference it replaced
 // (`IntegrationPathTests` compares the pass with the substep loop, and the widths with each other).
 
-// No explicit casts in this file or FreeMotion.c: Clang emits debug information for the type of every cast, even
-// in `nodebug` functions (see FreeMotion.c). Bit casts go through memcpy, which compiles to nothing.
-static inline __attribute__((always_inline)) VF FN(splat)(float v) {
-    VF r = v;
-    return r;
-}
-
-static inline __attribute__((always_inline)) VI FN(bits)(VF v) {
-    VI r;
-    __builtin_memcpy(&r, &v, sizeof r);
-    return r;
-}
-
-static inline __attribute__((always_inline)) VF FN(floats)(VI v) {
-    VF r;
-    __builtin_memcpy(&r, &v, sizeof r);
-    return r;
-}
+#include "WidthOps.h"
 
 static inline __attribute__((always_inline)) VF FN(load)(const float *p) {
     VF v;
@@ -64,13 +47,6 @@ static inline __attribute__((always_inline)) void FN(storePairs)(float *p, intpt
     }
     for (int l = 0; l < lanes; l++) { p[2 * (s + l)] = x[l]; p[2 * (s + l) + 1] = y[l]; }
 }
-
-static inline __attribute__((always_inline)) VF FN(select)(VI m, VF a, VF b) {
-    return FN(floats)((m & FN(bits)(a)) | (~m & FN(bits)(b)));
-}
-/// minps and maxps exactly (the second operand when either is NaN).
-static inline __attribute__((always_inline)) VF FN(min)(VF a, VF b) { return a < b ? a : b; }
-static inline __attribute__((always_inline)) VF FN(max)(VF a, VF b) { return a > b ? a : b; }
 
 /// ⌊q⌋ for 0 ≤ q < 2²³ (`restWindowIndex` in Swift): adding and removing 2²³ rounds, then corrected down.
 static inline __attribute__((always_inline)) VF FN(windowIndex)(VF q) {

@@ -49,6 +49,7 @@ final class CLITests: XCTestCase {
             (["run", "falling-square", "--at", "1"], "--at needs --svg"),
             (["demo", "no-such-demo"], "unknown demo 'no-such-demo'"),
             (["scene", "boxes", "10"], "unknown scene 'boxes'"),
+            (["scene", "rain", "10", "--lanes", "5"], "lanes must be 4, 8 or 16, got 5"),
         ]
         for (arguments, expected) in cases {
             let message = try XCTUnwrap(failure(arguments), "\(arguments) did not fail")

@@ -439,27 +439,27 @@ final class IntegrationPathTests: XCTestCase {
 /// (DynamicsFreeMotion.h). All must give the same bits, or a replay would depend on the processor it runs on.
 extension IntegrationPathTests {
     func atWidth<T>(_ lanes: Int, _ run: () throws -> T) rethrows -> T {
-        dk_free_motion_limit_width(Int32(lanes))
-        defer { dk_free_motion_limit_width(0) }
-        XCTAssertEqual(World.freeMotionLanes, lanes)
+        dk_limit_vector_width(Int32(lanes))
+        defer { dk_limit_vector_width(0) }
+        XCTAssertEqual(World.vectorLanes, lanes)
         return try run()
     }
 
     /// The wider kernels this processor runs.
     func wideWidths() throws -> [Int] {
-        let widths = [8, 16].filter { $0 <= World.freeMotionLanes }
+        let widths = [8, 16].filter { $0 <= World.vectorLanes }
         try XCTSkipIf(widths.isEmpty, "this processor has no AVX2: only the 4-lane kernel runs here")
         return widths
     }
 
-    func test_freeMotionLaneLimit_refusesAWidthThatDoesNotExist() {
-        XCTAssertThrowsError(try World.limitFreeMotionLanes(to: 5)) { error in
-            XCTAssertEqual("\(error)", "free-motion lanes must be 4, 8 or 16, got 5")
+    func test_vectorLaneLimit_refusesAWidthThatDoesNotExist() {
+        XCTAssertThrowsError(try World.limitVectorLanes(to: 5)) { error in
+            XCTAssertEqual("\(error)", "vector lanes must be 4, 8 or 16, got 5")
         }
-        XCTAssertNoThrow(try World.limitFreeMotionLanes(to: 4))
-        XCTAssertEqual(World.freeMotionLanes, 4)
-        XCTAssertNoThrow(try World.limitFreeMotionLanes(to: nil))
-        XCTAssertGreaterThanOrEqual(World.freeMotionLanes, 4)
+        XCTAssertNoThrow(try World.limitVectorLanes(to: 4))
+        XCTAssertEqual(World.vectorLanes, 4)
+        XCTAssertNoThrow(try World.limitVectorLanes(to: nil))
+        XCTAssertGreaterThanOrEqual(World.vectorLanes, 4)
     }
 
     /// Every program (general fields, the central form, with and without per-body terms), on 400 and 402 bodies.
@@ -695,6 +695,40 @@ final class WideContactTests: XCTestCase {
             }
         }
         XCTAssertEqual(seen.count, world.constraints.count)
+    }
+
+    /// The contact pass solves one, two or four batches of a colour side by side (4, 8 or 16 lanes, by processor):
+    /// every width must give the same bits. Rain landing in a pile and a pyramid, every body's state every 30 steps.
+    func test_widerContactPasses_matchFourLanesBitForBit() throws {
+        let widths = [8, 16].filter { $0 <= World.vectorLanes }
+        try XCTSkipIf(widths.isEmpty, "this processor has no AVX2: only the 4-lane pass runs here")
+        func trace(_ scene: BenchmarkScene, lanes: Int) throws -> [[UInt32]] {
+            dk_limit_vector_width(Int32(lanes))
+            defer { dk_limit_vector_width(0) }
+            let world = World()
+            let (items, _) = try world.build(scene)
+            var out: [[UInt32]] = []
+            for step in 0..<240 {
+                world.step(dt: 1.0 / 60, substeps: 4)
+                if step % 30 == 29 {
+                    out.append(items.flatMap { id -> [UInt32] in
+                        let p = world.origin(of: id), v = world.velocity(of: id), q = world.rotation(of: id)
+                        return [p.x.bitPattern, p.y.bitPattern, v.x.bitPattern, v.y.bitPattern, q.s.bitPattern]
+                    })
+                }
+            }
+            XCTAssertFalse(world.wideContacts.isEmpty && world.awakeBodyCount > 0, "the wide path ran")
+            return out
+        }
+        for scene in [BenchmarkScene.rain(300), .pyramid(20)] {
+            let four = try trace(scene, lanes: 4)
+            for lanes in widths {
+                let wide = try trace(scene, lanes: lanes)
+                for (k, (a, b)) in zip(four, wide).enumerated() {
+                    XCTAssertTrue(a == b, "\(scene.name): \(lanes) lanes disagree with 4 by step \(30 * k + 29)")
+                }
+            }
+        }
     }
 
     /// The wide path stacks and piles as the scalar path does (only the order of the contacts within a pass

@@ -1,8 +1,9 @@
 // One Google Benchmark binary: every SCENES.md scene profile, run by DynamicsKit through the core (bulk API), by
 // DynamicsKit through the object API (a DynamicItem per item, write-back every step), by Box2D 2.4.1 and by
-// Chipmunk 7, in the same process (and field_swarm again as DynamicsKit4Lanes, with the free-motion kernel held to
-// the portable 4 lanes where the processor would run 8 or 16). Names are Engine/scene/size; every benchmark reports ms_per_step, ms_last120,
-// awake and the scene's own numbers as counters, so `--benchmark_format=json` holds the whole comparison.
+// Chipmunk 7, in the same process; and, where the processor runs the C kernels at 8 or 16 lanes, through the core
+// again as DynamicsKit4Lanes, held to the portable build's 4 lanes. Names are Engine/scene/size; every benchmark
+// reports ms_per_step, ms_last120, awake, the lanes and the scene's own numbers as counters, so
+// `--benchmark_format=json` holds the whole comparison.
 //
 // Usage: swift run -c release DynamicsBenchmarks [--benchmark_filter=rain] [--benchmark_format=json] [--profiles DIR]
 import CGoogleBenchmark
@@ -50,7 +51,7 @@ func report(_ state: UnsafeMutableRawPointer, _ profile: Profile, _ run: Run) {
     dk_benchmark_set_counter(state, "ns_per_item_step", mean * 1e6 / Double(max(1, profile.items.count)))
     if let b = run.bytesPerItem { dk_benchmark_set_counter(state, "bytes_per_item", b) }
     if let b = run.engineBytesPerItem { dk_benchmark_set_counter(state, "engine_bytes_per_item", b) }
-    if profile.scene?.kind == .fieldSwarm { dk_benchmark_set_counter(state, "lanes", Double(World.freeMotionLanes)) }
+    dk_benchmark_set_counter(state, "lanes", Double(World.vectorLanes))
     guard let scene = profile.scene, let stats = run.statistics else { return }
     for (name, value) in stats.values(for: scene.kind) { dk_benchmark_set_counter(state, name, value) }
 }
@@ -190,11 +191,11 @@ for profile in profiles {
             do { report(state, profile, try runCore(profile, state)) } catch { dk_benchmark_skip_with_error(state, "\(error)") }
         }
     }
-    if scene.kind == .fieldSwarm && World.freeMotionLanes > 4 {
-        // The same core run with the free-motion kernel held to the 4 lanes of the portable (SSE2) build.
+    if World.vectorLanes > 4 {
+        // The same core run with the C kernels held to the 4 lanes of the portable (SSE2) build.
         register("DynamicsKit4Lanes/\(suffix)") { state in
-            try? World.limitFreeMotionLanes(to: 4)
-            defer { try? World.limitFreeMotionLanes(to: nil) }
+            try? World.limitVectorLanes(to: 4)
+            defer { try? World.limitVectorLanes(to: nil) }
             while dk_benchmark_keep_running(state) != 0 {
                 do { report(state, profile, try runCore(profile, state)) } catch { dk_benchmark_skip_with_error(state, "\(error)") }
             }

@@ -2,9 +2,9 @@
 // joint), which evaluates the built-in fields, integrates every substep in closed form and runs the rest test.
 // `World+FreeMotion.swift` compiles the fields and fills `dk_free_params`; the kernel itself is C so that it can
 // be built at several widths from one source: 4 lanes for the portable x86-64 (SSE2) and arm64 build, and on
-// x86-64, chosen at run time, 8 lanes for processors with AVX2 and 16 for those with AVX-512. Every width performs
-// the same IEEE operations in the same order on every body (no fused multiply-add, no approximate reciprocal), so
-// they give bit-identical results.
+// x86-64, chosen at run time (`dk_vector_width`), 8 lanes for processors with AVX2 and 16 for those with AVX-512.
+// Every width performs the same IEEE operations in the same order on every body (no fused multiply-add, no
+// approximate reciprocal), so they give bit-identical results.
 #ifndef DYNAMICS_FREE_MOTION_H
 #define DYNAMICS_FREE_MOTION_H
 
@@ -66,12 +66,5 @@ typedef struct dk_free_params {
 
 /// Runs the pass; returns 1 when some body has rested long enough to sleep.
 int dk_free_motion(const dk_free_params *params);
-
-/// The lane count the pass uses: 16 where the processor and system support AVX-512 (F and DQ), 8 with AVX2, else
-/// 4; never more than the limit below.
-int dk_free_motion_width(void);
-/// Limits the pass to at most `lanes` lanes (4, 8 or 16; 0 for no limit), process-wide: for measuring and testing
-/// the narrower kernels.
-void dk_free_motion_limit_width(int lanes);
 
 #endif

@@ -11,7 +11,9 @@
 #ifndef DYNAMICS_SIMD_H
 #define DYNAMICS_SIMD_H
 
+#include "DynamicsLanes.h"
 #include "DynamicsFreeMotion.h"
+#include "DynamicsContacts.h"
 
 typedef float dk_float4 __attribute__((ext_vector_type(4)));
 typedef int dk_int4 __attribute__((ext_vector_type(4)));
