@@ -18,8 +18,8 @@
 // static ones included (their velocity stays zero and is never copied back).
 //
 // The pass over the batches is C (`dk_contact_pass_run`, ContactBody.h): the batches of one colour share no awake
-// body, so it solves one, two (AVX2) or four (AVX-512) of them side by side, whatever the processor offers, with
-// bit-identical results.
+// body, so it solves one or two (AVX2) of them side by side, whatever the processor offers, with bit-identical
+// results.
 
 import DynamicsSIMD
 

@@ -1,7 +1,7 @@
 // Rigid distance joints, four at a time.
 //
 // The joint graph is coloured so that no two joints of one colour share an awake body (DESIGN.md: wide batches from
-// colouring); each colour is cut into batches of four, whose joints are solved in the four lanes of SSE2 vectors. A
+// colouring); each colour is cut into batches of four, whose joints are solved in the lanes of SIMD vectors. A
 // rigid distance joint (a rod: UIKit's attachment without frequency, the joint grid's links) is the common joint of
 // large scenes; every other joint, and a rod that finds no free colour among 64, is solved by the scalar path
 // first, in joint order. The colouring is a greedy pass in joint order, so it is deterministic. The batches are
@@ -12,7 +12,9 @@
 // own (`CentreRodBatch`) that move only linear velocities, about half the work of a general batch.
 //
 // The arithmetic is the scalar rigid branch of `solveDistance` lane for lane; only the order of the joints
-// within a pass differs (colour by colour), as in any coloured Gauss–Seidel solver.
+// within a pass differs (colour by colour), as in any coloured Gauss–Seidel solver. The geometry sweep and the
+// passes are C (`dk_rod_pass_run`, RodBody.h): the batches of one colour share no awake body, so one or two (AVX2) of
+// them are solved side by side, whatever the processor offers, with bit-identical results.
 //
 // The batches read and write a packed copy of their bodies' state, (vx, vy, ω, 0) and (x, y, cos, sin) per body,
 // so that the four lanes of a side are four 16-byte loads and a transpose. The awake bodies of the rods are
@@ -22,47 +24,17 @@
 
 import DynamicsSIMD
 
-/// Four rigid distance joints of one colour, in SoA form. Each side of a lane is an entry of the packed state: an
-/// awake body's, or one of its own for a fixed side (the world, a static or a sleeping body). Padding lanes have
-/// two fixed sides 1 apart, rest length 1 and no mass, so they apply nothing.
-@usableFromInline
-struct WideRodBatch {
-    typealias V = SIMD4<Float>
-    /// Entries of each side in the packed state (`rodVelocity`, `rodPose`).
-    var entryA: SIMD4<Int32>, entryB: SIMD4<Int32>
-    /// The joint record of each lane, −1 for padding.
-    var joint: SIMD4<Int32>
-    /// Anchors in the body frames (for the world, the world point).
-    var localAx: V, localAy: V, localBx: V, localBy: V
-    var mA: V, iA: V, mB: V, iB: V
-    var length: V
-    /// The accumulated impulse along the rod (the record's `axialImpulse` during the step).
-    var impulse: V
-    /// Geometry at the current positions (the first sweep of `runWideRods` after positions moved): the anchors,
-    /// the unit axis (zero where the anchors coincide), the axial mass (zero where the rod cannot act) and the
-    /// length error.
-    var rAx: V = .zero, rAy: V = .zero, rBx: V = .zero, rBy: V = .zero
-    var ax: V = .zero, ay: V = .zero, axialMass: V = .zero, error: V = .zero
-}
+/// Four rigid distance joints of one colour, in SoA form (`dk_rod_batch`, DynamicsRods.h). Each side of a lane is
+/// an entry of the packed state: an awake body's, or one of its own for a fixed side (the world, a static or a
+/// sleeping body). Padding lanes have two fixed sides 1 apart, rest length 1 and no mass, so they apply nothing.
+@usableFromInline typealias WideRodBatch = dk_rod_batch
 
-/// Four rigid distance joints of one colour whose anchors are their bodies' centres of mass (or a world point): UIKit's
-/// default attachment, and the joint grid's links. With no lever arm the rod never turns its bodies, so a batch
-/// reads and writes only the linear velocities and positions of the packed state: half the data, and none of the
-/// angular terms. The arithmetic is `WideRodBatch`'s with the anchors zero, which changes no result (each dropped
-/// term is an exact zero).
-@usableFromInline
-struct CentreRodBatch {
-    typealias V = SIMD4<Float>
-    /// Entries of each side in the packed state; a world side's entry holds the world point as its position.
-    var entryA: SIMD4<Int32>, entryB: SIMD4<Int32>
-    /// The joint record of each lane, −1 for padding.
-    var joint: SIMD4<Int32>
-    var mA: V, mB: V
-    var length: V
-    var impulse: V
-    /// Geometry at the current positions: the unit axis, the axial mass and the length error.
-    var ax: V = .zero, ay: V = .zero, axialMass: V = .zero, error: V = .zero
-}
+/// Four rigid distance joints of one colour whose anchors are their bodies' centres of mass (or a world point)
+/// (`dk_centre_rod_batch`): UIKit's default attachment, and the joint grid's links. With no lever arm the rod never
+/// turns its bodies, so a batch reads and writes only the linear velocities and positions of the packed state: half
+/// the data, and none of the angular terms. The arithmetic is `WideRodBatch`'s with the anchors zero, which changes
+/// no result (each dropped term is an exact zero).
+@usableFromInline typealias CentreRodBatch = dk_centre_rod_batch
 
 extension World {
     /// Whether a wide rod acts through its bodies' centres: each body side anchored at its centre of mass, or a
@@ -81,6 +53,8 @@ extension World {
     func buildWideRods() {
         wideRods.removeAll(keepingCapacity: true)
         centreRods.removeAll(keepingCapacity: true)
+        wideRodColourEnds.removeAll(keepingCapacity: true)
+        centreRodColourEnds.removeAll(keepingCapacity: true)
         scalarJoints.removeAll(keepingCapacity: true)
         rodColoured.removeAll(keepingCapacity: true)
         rodBodies.removeAll(keepingCapacity: true)
@@ -217,8 +191,10 @@ extension World {
                     joint: SIMD4(l0.joint, l1.joint, l2.joint, l3.joint),
                     mA: V(l0.mA, l1.mA, l2.mA, l3.mA), mB: V(l0.mB, l1.mB, l2.mB, l3.mB),
                     length: V(l0.length, l1.length, l2.length, l3.length),
-                    impulse: V(l0.impulse, l1.impulse, l2.impulse, l3.impulse)))
+                    impulse: V(l0.impulse, l1.impulse, l2.impulse, l3.impulse),
+                    ax: .zero, ay: .zero, axialMass: .zero, error: .zero))
             }
+            if centreRods.count > Int(centreRodColourEnds.last ?? 0) { centreRodColourEnds.append(Int32(centreRods.count)) }
             quads(otherLanes, centre: false) { l0, l1, l2, l3 in
                 wideRods.append(WideRodBatch(
                     entryA: SIMD4(l0.entryA, l1.entryA, l2.entryA, l3.entryA),
@@ -231,8 +207,10 @@ extension World {
                     mA: V(l0.mA, l1.mA, l2.mA, l3.mA), iA: V(l0.iA, l1.iA, l2.iA, l3.iA),
                     mB: V(l0.mB, l1.mB, l2.mB, l3.mB), iB: V(l0.iB, l1.iB, l2.iB, l3.iB),
                     length: V(l0.length, l1.length, l2.length, l3.length),
-                    impulse: V(l0.impulse, l1.impulse, l2.impulse, l3.impulse)))
+                    impulse: V(l0.impulse, l1.impulse, l2.impulse, l3.impulse),
+                    rAx: .zero, rAy: .zero, rBx: .zero, rBy: .zero, ax: .zero, ay: .zero, axialMass: .zero, error: .zero))
             }
+            if wideRods.count > Int(wideRodColourEnds.last ?? 0) { wideRodColourEnds.append(Int32(wideRods.count)) }
         }
     }
 
@@ -282,109 +260,26 @@ extension World {
                 }
             }
         }
-        // The geometry depends on positions only: it is computed in its own sweep (independent batches, which
-        // the processor overlaps) when positions have moved, and shared by the passes in between.
-        if wideRodGeometryStale {
-            wideRodGeometryStale = false
-            centreRods.withUnsafeMutableBufferPointer { batches in
-                guard let first = batches.baseAddress else { return }
-                for k in 0..<batches.count {
-                    let b = first + k
-                    let (pAx, pAy) = packedGatherPairs(packedPose, packedEntries(&b.pointee.entryA))
-                    let (pBx, pBy) = packedGatherPairs(packedPose, packedEntries(&b.pointee.entryB))
-                    let dx = pBx - pAx, dy = pBy - pAy
-                    let len = dk_sqrt4(dx * dx + dy * dy)
-                    let valid = dk_lt4(V(repeating: 1e-6), len)
-                    let inv = 1 / dk_select4(valid, len, V(repeating: 1))
-                    let kk = b.pointee.mA + b.pointee.mB
-                    let usable = valid & dk_lt4(.zero, kk)
-                    b.pointee.ax = dk_select4(valid, dx * inv, .zero); b.pointee.ay = dk_select4(valid, dy * inv, .zero)
-                    b.pointee.axialMass = dk_select4(usable, 1 / dk_select4(usable, kk, V(repeating: 1)), .zero)
-                    b.pointee.error = len - b.pointee.length
-                }
-            }
-            wideRods.withUnsafeMutableBufferPointer { batches in
-                for k in 0..<batches.count {
-                    let b = batches.baseAddress! + k
-                    let (pAx, pAy, cA, sA) = packedGather(packedPose, packedEntries(&b.pointee.entryA))
-                    let (pBx, pBy, cB, sB) = packedGather(packedPose, packedEntries(&b.pointee.entryB))
-                    // Anchors from the current rotations (for the world, the identity and the world point).
-                    let rAx = cA * b.pointee.localAx - sA * b.pointee.localAy
-                    let rAy = sA * b.pointee.localAx + cA * b.pointee.localAy
-                    let rBx = cB * b.pointee.localBx - sB * b.pointee.localBy
-                    let rBy = sB * b.pointee.localBx + cB * b.pointee.localBy
-                    let dx = (pBx + rBx) - (pAx + rAx), dy = (pBy + rBy) - (pAy + rAy)
-                    let len = dk_sqrt4(dx * dx + dy * dy)
-                    let valid = dk_lt4(V(repeating: 1e-6), len)
-                    let inv = 1 / dk_select4(valid, len, V(repeating: 1))
-                    let ax = dk_select4(valid, dx * inv, .zero), ay = dk_select4(valid, dy * inv, .zero)
-                    let crA = rAx * ay - rAy * ax, crB = rBx * ay - rBy * ax
-                    let kk = b.pointee.mA + b.pointee.mB + b.pointee.iA * crA * crA + b.pointee.iB * crB * crB
-                    let usable = valid & dk_lt4(.zero, kk)
-                    b.pointee.rAx = rAx; b.pointee.rAy = rAy; b.pointee.rBx = rBx; b.pointee.rBy = rBy
-                    b.pointee.ax = ax; b.pointee.ay = ay
-                    b.pointee.axialMass = dk_select4(usable, 1 / dk_select4(usable, kk, V(repeating: 1)), .zero)
-                    b.pointee.error = len - b.pointee.length
-                }
-            }
+        // The geometry depends on positions only: it is computed in its own sweep (independent batches, which the
+        // processor overlaps) when positions have moved, and shared by the passes in between.
+        let geometry = wideRodGeometryStale
+        wideRodGeometryStale = false
+        centreRods.withUnsafeMutableBufferPointer { centre in
+        centreRodColourEnds.withUnsafeBufferPointer { centreEnds in
+        wideRods.withUnsafeMutableBufferPointer { general in
+        wideRodColourEnds.withUnsafeBufferPointer { generalEnds in
+            var pass = dk_rod_pass(
+                centre: centre.baseAddress, centreEnds: centreEnds.baseAddress, centreColours: centreEnds.count,
+                general: general.baseAddress, generalEnds: generalEnds.baseAddress, generalColours: generalEnds.count,
+                velocity: packedVel.assumingMemoryBound(to: Float.self),
+                pose: UnsafePointer(packedPose.assumingMemoryBound(to: Float.self)),
+                geometry: geometry ? 1 : 0, warmStart: warmStart ? 1 : 0,
+                biasRate: useBias ? soft.biasRate : 0, massScale: useBias ? soft.massScale : 1,
+                impulseScale: useBias ? soft.impulseScale : 0)
+            dk_rod_pass_run(&pass)
         }
-        let biasRate = V(repeating: useBias ? soft.biasRate : 0)
-        let massScale = V(repeating: useBias ? soft.massScale : 1)
-        let impulseScale = V(repeating: useBias ? soft.impulseScale : 0)
-        centreRods.withUnsafeMutableBufferPointer { batches in
-            guard let first = batches.baseAddress else { return }
-            for k in 0..<batches.count {
-                let b = first + k
-                let ea = packedEntries(&b.pointee.entryA), eb = packedEntries(&b.pointee.entryB)
-                var (vAx, vAy) = packedGatherPairs(packedVel, ea)
-                var (vBx, vBy) = packedGatherPairs(packedVel, eb)
-                let ax = b.pointee.ax, ay = b.pointee.ay
-                let impulse: V
-                if warmStart {
-                    impulse = b.pointee.impulse
-                } else {
-                    let cdot = ax * (vBx - vAx) + ay * (vBy - vAy)
-                    let axialMass = b.pointee.axialMass
-                    let raw = -massScale * axialMass * (cdot + biasRate * b.pointee.error) - impulseScale * b.pointee.impulse
-                    impulse = dk_select4(dk_lt4(.zero, axialMass), raw, .zero)
-                    b.pointee.impulse += impulse
-                }
-                let mA = b.pointee.mA, mB = b.pointee.mB
-                let Px = impulse * ax, Py = impulse * ay
-                vAx -= mA * Px; vAy -= mA * Py
-                vBx += mB * Px; vBy += mB * Py
-                packedScatterPairs(packedVel, ea, vAx, vAy)
-                packedScatterPairs(packedVel, eb, vBx, vBy)
-            }
         }
-        wideRods.withUnsafeMutableBufferPointer { batches in
-            for k in 0..<batches.count {
-                let b = batches.baseAddress! + k
-                let ea = packedEntries(&b.pointee.entryA), eb = packedEntries(&b.pointee.entryB)
-                var (vAx, vAy, wA, _) = packedGather(packedVel, ea)
-                var (vBx, vBy, wB, _) = packedGather(packedVel, eb)
-                let rAx = b.pointee.rAx, rAy = b.pointee.rAy, rBx = b.pointee.rBx, rBy = b.pointee.rBy
-                let ax = b.pointee.ax, ay = b.pointee.ay
-                let impulse: V
-                if warmStart {
-                    // Zero where the anchors coincide (the axis is zero there).
-                    impulse = b.pointee.impulse
-                } else {
-                    // Relative velocity of the anchors along the rod: v + ω × r on each side.
-                    let cdot = ax * ((vBx - wB * rBy) - (vAx - wA * rAy)) + ay * ((vBy + wB * rBx) - (vAy + wA * rAx))
-                    let axialMass = b.pointee.axialMass
-                    let raw = -massScale * axialMass * (cdot + biasRate * b.pointee.error) - impulseScale * b.pointee.impulse
-                    // Where the rod cannot act (axial mass zero) the impulse is zero, as in the scalar early return.
-                    impulse = dk_select4(dk_lt4(.zero, axialMass), raw, .zero)
-                    b.pointee.impulse += impulse
-                }
-                let mA = b.pointee.mA, iA = b.pointee.iA, mB = b.pointee.mB, iB = b.pointee.iB
-                let Px = impulse * ax, Py = impulse * ay
-                vAx -= mA * Px; vAy -= mA * Py; wA -= iA * (rAx * Py - rAy * Px)
-                vBx += mB * Px; vBy += mB * Py; wB += iB * (rBx * Py - rBy * Px)
-                packedScatter(packedVel, ea, vAx, vAy, wA)
-                packedScatter(packedVel, eb, vBx, vBy, wB)
-            }
+        }
         }
         guard copyOut else { return }
         rodBodies.withUnsafeBufferPointer { list in

@@ -82,6 +82,9 @@ public final class World {
     /// and the colours taken at each awake body.
     @exclusivity(unchecked) @usableFromInline var wideRods: [WideRodBatch] = []
     @exclusivity(unchecked) @usableFromInline var centreRods: [CentreRodBatch] = []
+    /// Where each colour's batches end in `wideRods` and `centreRods` (colours without batches left out).
+    @exclusivity(unchecked) @usableFromInline var wideRodColourEnds: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var centreRodColourEnds: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var scalarJoints: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var rodColoured: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var rodSorted: [Int32] = []

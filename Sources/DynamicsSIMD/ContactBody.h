@@ -1,70 +1,18 @@
-// The wide contact pass at one width, included once per width by Contacts.c, which defines before it:
+// The wide contact pass at one width, included once per width by Solvers.c (after WidthOps.h and PackedOps.h),
+// which defines before it:
 //   W                        the lane count (4, 8 or 16): W / 4 batches of one colour side by side
 //   VF, VI                   float and int vectors of W lanes
 //   ZIPLO, ZIPHI, LOHALF, HIHALF   within each group of four lanes (each 128-bit part): unpcklps, unpckhps, movlhps,
 //                            movhlps of (a, b), so that four such vectors transpose as four 4×4 blocks
 //   FN(name)                 name with the width appended
-// and this file undefines them all but FN at its end. Lanes 4g … 4g + 3 are batch g of the group. Every expression
+// (SolverWidthEnd.h undefines them after the width). Lanes 4g … 4g + 3 are batch g of the group. Every expression
 // keeps the association and operand order of the Swift reference it replaced (WideContacts.swift).
-
-#include "WidthOps.h"
-
-// No explicit casts (see Widths.h): lanes are reached through this union, fields by name.
-typedef union {
-    VF v;
-    dk_vf4 q[W / 4];
-} FN(lanes);
-
-/// A field of the group's W / 4 consecutive batches, and its store.
-#define DK_FIELD(b, name)                                                                                             \
-    ({                                                                                                                \
-        FN(lanes) u_;                                                                                                 \
-        for (int g_ = 0; g_ < W / 4; g_++) __builtin_memcpy(&u_.q[g_], &(b)[g_].name, 16);                            \
-        u_.v;                                                                                                         \
-    })
-#define DK_SET_FIELD(b, name, value)                                                                                  \
-    do {                                                                                                              \
-        FN(lanes) u_;                                                                                                 \
-        u_.v = (value);                                                                                               \
-        for (int g_ = 0; g_ < W / 4; g_++) __builtin_memcpy(&(b)[g_].name, &u_.q[g_], 16);                            \
-    } while (0)
-
-/// The quadruples of the W entries as four vectors: all first components, all second, all third, all fourth.
-static inline __attribute__((always_inline)) void FN(gather)(const float *base, const int32_t e[W], VF *c0, VF *c1,
-                                                           VF *c2, VF *c3) {
-    FN(lanes) r[4];
-    for (int j = 0; j < 4; j++) {
-        for (int g = 0; g < W / 4; g++) __builtin_memcpy(&r[j].q[g], base + 4 * e[4 * g + j], 16);
-    }
-    VF t0 = ZIPLO(r[0].v, r[1].v), t1 = ZIPLO(r[2].v, r[3].v), t2 = ZIPHI(r[0].v, r[1].v), t3 = ZIPHI(r[2].v, r[3].v);
-    *c0 = LOHALF(t0, t1);
-    *c1 = HIHALF(t0, t1);
-    *c2 = LOHALF(t2, t3);
-    *c3 = HIHALF(t2, t3);
-}
-
-/// Writes the W entries' velocities (vx, vy, ω, 0), entry by entry in lane order within each batch.
-static inline __attribute__((always_inline)) void FN(scatter)(float *base, const int32_t e[W], VF vx, VF vy, VF w) {
-    VF z = FN(splat)(0);
-    VF t0 = ZIPLO(vx, vy), t1 = ZIPLO(w, z), t2 = ZIPHI(vx, vy), t3 = ZIPHI(w, z);
-    FN(lanes) out[4];
-    out[0].v = LOHALF(t0, t1);
-    out[1].v = HIHALF(t0, t1);
-    out[2].v = LOHALF(t2, t3);
-    out[3].v = HIHALF(t2, t3);
-    for (int g = 0; g < W / 4; g++) {
-        for (int j = 0; j < 4; j++) __builtin_memcpy(base + 4 * e[4 * g + j], &out[j].q[g], 16);
-    }
-}
 
 /// The warm start or one solve pass of W / 4 batches of one colour.
 static inline __attribute__((always_inline)) void FN(contactGroup)(const dk_contact_pass *p, dk_contact_batch *b,
                                                                  const int warmStart, const int useBias) {
     int32_t ea[W], eb[W];
-    for (int l = 0; l < W; l++) {
-        ea[l] = b[l / 4].entryA[l % 4];
-        eb[l] = b[l / 4].entryB[l % 4];
-    }
+    DK_ENTRIES(b, ea, eb);
     VF vAx, vAy, wA, vBx, vBy, wB, unused;
     FN(gather)(p->velocity, ea, &vAx, &vAy, &wA, &unused);
     FN(gather)(p->velocity, eb, &vBx, &vBy, &wB, &unused);
@@ -219,13 +167,3 @@ static intptr_t FN(contactRun)(const dk_contact_pass *p, intptr_t from, intptr_t
     }
     return k;
 }
-
-#undef DK_FIELD
-#undef DK_SET_FIELD
-#undef W
-#undef VF
-#undef VI
-#undef ZIPLO
-#undef ZIPHI
-#undef LOHALF
-#undef HIHALF

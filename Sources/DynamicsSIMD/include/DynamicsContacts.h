@@ -2,9 +2,9 @@
 // contact constraints, reading and writing the packed body state (WideContacts.swift builds both).
 //
 // A colour's constraints touch no awake body twice, so the batches of one colour can be solved in any grouping: the
-// pass takes them one at a time (4 lanes), two at a time (8 lanes, AVX2) or four at a time (16 lanes, AVX-512), with
-// the same IEEE operations in the same order on every lane. Results are bit-identical at every width. The lane count
-// is `dk_vector_width()`.
+// pass takes them one at a time (4 lanes) or two at a time (8 lanes, AVX2), with the same IEEE operations in the same
+// order on every lane. Results are bit-identical at every width. The lane count is `dk_vector_width()`, at most 8
+// (see Solvers.c).
 #ifndef DYNAMICS_CONTACTS_H
 #define DYNAMICS_CONTACTS_H
 

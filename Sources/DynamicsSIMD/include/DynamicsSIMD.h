@@ -14,6 +14,7 @@
 #include "DynamicsLanes.h"
 #include "DynamicsFreeMotion.h"
 #include "DynamicsContacts.h"
+#include "DynamicsRods.h"
 
 typedef float dk_float4 __attribute__((ext_vector_type(4)));
 typedef int dk_int4 __attribute__((ext_vector_type(4)));

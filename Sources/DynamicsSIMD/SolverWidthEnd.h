@@ -1,0 +1,12 @@
+// Ends one width of Solvers.c: undefines what it defined for ContactBody.h and RodBody.h and what PackedOps.h
+// defined.
+#undef DK_FIELD
+#undef DK_SET_FIELD
+#undef DK_ENTRIES
+#undef W
+#undef VF
+#undef VI
+#undef ZIPLO
+#undef ZIPHI
+#undef LOHALF
+#undef HIHALF

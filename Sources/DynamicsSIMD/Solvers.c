@@ -1,0 +1,96 @@
+// The wide contact and rod passes (see DynamicsContacts.h, DynamicsRods.h), instantiated from ContactBody.h and
+// RodBody.h at 4 lanes and, on x86-64, at 8 (AVX2), chosen at run time (Lanes.c). Not at 16: these passes are bound
+// by their gathers and scatters of body state, and AVX-512 measured slower than AVX2 on this project's build
+// machine (pyramid_100 at its profile's settings 4.5–5.2 ms a step against 4.1–4.2; joint_grid_100 2.2–2.4 against
+// 1.4), where the free-motion pass, which streams its columns, gains from it.
+
+#pragma clang attribute push(__attribute__((nodebug)), apply_to = hasType(functionType))
+
+#include "DynamicsSIMD.h"
+#include "DynamicsContacts.h"
+#include "DynamicsRods.h"
+#include "Widths.h"
+
+#define W 4
+#define VF dk_vf4
+#define VI dk_vi4
+#define ZIPLO(a, b) __builtin_shufflevector(a, b, 0, 4, 1, 5)
+#define ZIPHI(a, b) __builtin_shufflevector(a, b, 2, 6, 3, 7)
+#define LOHALF(a, b) __builtin_shufflevector(a, b, 0, 1, 4, 5)
+#define HIHALF(a, b) __builtin_shufflevector(a, b, 2, 3, 6, 7)
+#include "WidthOps.h"
+#include "PackedOps.h"
+#include "ContactBody.h"
+#include "RodBody.h"
+#include "SolverWidthEnd.h"
+
+#if defined(__x86_64__)
+
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#define W 8
+#define VF dk_vf8
+#define VI dk_vi8
+#define ZIPLO(a, b) __builtin_shufflevector(a, b, 0, 8, 1, 9, 4, 12, 5, 13)
+#define ZIPHI(a, b) __builtin_shufflevector(a, b, 2, 10, 3, 11, 6, 14, 7, 15)
+#define LOHALF(a, b) __builtin_shufflevector(a, b, 0, 1, 8, 9, 4, 5, 12, 13)
+#define HIHALF(a, b) __builtin_shufflevector(a, b, 2, 3, 10, 11, 6, 7, 14, 15)
+#include "WidthOps.h"
+#include "PackedOps.h"
+#include "ContactBody.h"
+#include "RodBody.h"
+#include "SolverWidthEnd.h"
+#pragma clang attribute pop
+#endif
+
+// Runs `run` (a function of every width) over the batches k ..< end of one colour: as many groups of 8 lanes as
+// the lane count allows, the rest at 4.
+#if defined(__x86_64__)
+#define DK_WIDTHS(run, k, end, ...)                                                                                   \
+    do {                                                                                                              \
+        if (width >= 8) k = DK_CAT(run, 8)(&p, k, end, ##__VA_ARGS__);                                                \
+        k = DK_CAT(run, 4)(&p, k, end, ##__VA_ARGS__);                                                                \
+    } while (0)
+#else
+#define DK_WIDTHS(run, k, end, ...)                                                                                   \
+    do {                                                                                                              \
+        if (width >= 4) k = DK_CAT(run, 4)(&p, k, end, ##__VA_ARGS__);                                               \
+    } while (0)
+#endif
+
+void dk_contact_pass_run(const dk_contact_pass *pass) {
+    // A local copy: the stores through the batch and state pointers cannot change it.
+    const dk_contact_pass p = *pass;
+    const int width = dk_vector_width();
+    intptr_t start = 0;
+    for (intptr_t c = 0; c < p.colourCount; c++) {
+        const intptr_t end = p.colourEnds[c];
+        intptr_t k = start;
+        DK_WIDTHS(contactRun, k, end);
+        start = end;
+    }
+}
+
+void dk_rod_pass_run(const dk_rod_pass *pass) {
+    const dk_rod_pass p = *pass;
+    const int width = dk_vector_width();
+    // The geometry sweep over every batch when positions moved, then the pass: centre batches colour by colour,
+    // then the general ones.
+    for (int geometry = p.geometry ? 1 : 0; geometry >= 0; geometry--) {
+        intptr_t start = 0;
+        for (intptr_t c = 0; c < p.centreColours; c++) {
+            const intptr_t end = p.centreEnds[c];
+            intptr_t k = start;
+            DK_WIDTHS(centreRodRun, k, end, geometry);
+            start = end;
+        }
+        start = 0;
+        for (intptr_t c = 0; c < p.generalColours; c++) {
+            const intptr_t end = p.generalEnds[c];
+            intptr_t k = start;
+            DK_WIDTHS(rodRun, k, end, geometry);
+            start = end;
+        }
+    }
+}
+
+#pragma clang attribute pop
