@@ -69,23 +69,28 @@ extension World {
         profile.total = seconds(t5 - t0)
     }
 
-    /// Gives back scratch capacity after a transient peak (a landing wave can need ten times the contacts of the
-    /// pile that follows). Only when the count is below an eighth of the capacity, so a steady step never
-    /// reallocates.
+    /// Gives back scratch capacity after a transient peak (a landing wave can need four times the contacts of the
+    /// pile that follows, and a pile that falls asleep needs none). Only when the count is below a quarter of the
+    /// capacity, keeping twice the count: a steady step never reallocates, and only a count that doubles again
+    /// grows the table back.
     func releaseUnusedScratch() {
-        @inline(__always) func shrink<T>(_ a: inout [T], _ used: Int) {
-            if a.capacity > 4096 && used * 8 < a.capacity {
-                var fresh: [T] = []
-                fresh.reserveCapacity(Swift.max(used * 2, 1024))
-                fresh.append(contentsOf: a)
-                a = fresh
-            }
+        @inline(__always) func shrink<T>(_ a: inout [T], _ used: Int, floor: Int) {
+            guard a.capacity > floor && used * 4 < a.capacity else { return }
+            var fresh: [T] = []
+            fresh.reserveCapacity(Swift.max(used * 2, floor / 4))
+            fresh.append(contentsOf: a.prefix(used))
+            a = fresh
         }
-        shrink(&contacts, contacts.count)
-        if newContacts.capacity > 4096 && contacts.count * 8 < newContacts.capacity { newContacts = [] }
-        if constraints.capacity > 4096 && contacts.count * 8 < constraints.capacity { constraints = [] }
-        if pairs.capacity > 4096 && pairs.count * 8 < pairs.capacity { pairs = [] }
-        if cellEntries.capacity > 4096 && cellEntries.count * 8 < cellEntries.capacity { cellEntries = [] }
+        let used = contacts.count
+        shrink(&contacts, used, floor: 4096)
+        if newContacts.capacity > 4096 && used * 4 < newContacts.capacity { newContacts = [] }
+        if constraints.capacity > 4096 && used * 4 < constraints.capacity { constraints = [] }
+        // The wide batches (720 bytes for four contacts) and the colouring's lists follow the contacts.
+        if wideContacts.capacity > 1024 && used < wideContacts.capacity { wideContacts = [] }
+        if contactColoured.capacity > 4096 && used * 4 < contactColoured.capacity { contactColoured = [] }
+        if contactSorted.count > 4096 && used * 4 < contactSorted.count { contactSorted = [] }
+        if pairs.capacity > 4096 && pairs.count * 4 < pairs.capacity { pairs = [] }
+        if cellEntries.capacity > 4096 && cellEntries.count * 4 < cellEntries.capacity { cellEntries = [] }
         if sortScratch.count > 4096 && cellEntries.count * 8 < sortScratch.count { sortScratch = [] }
         if bucketCounts.count > 4096 && (cellEntries.count + pairs.count) * 16 < bucketCounts.count { bucketCounts = [] }
     }

@@ -796,6 +796,30 @@ final class CapacityTests: XCTestCase {
     }
 }
 
+extension CapacityTests {
+    /// The landing wave of rain needs several times the contacts of the pile that follows, and a pile asleep needs
+    /// none: the step gives the contact tables back once their count falls below a quarter of their capacity.
+    func test_contactTables_areGivenBackAfterTheLandingWave_andWhenThePileSleeps() throws {
+        let world = World()
+        _ = try world.build(.rain(1000))
+        var peak = 0
+        var steps = 0
+        while steps < 600 && (steps < 200 || world.awakeBodyCount > 0) {
+            world.step(dt: 1.0 / 60, substeps: 4)
+            peak = max(peak, world.constraints.capacity)
+            steps += 1
+        }
+        XCTAssertEqual(world.awakeBodyCount, 0, "the pile sleeps")
+        XCTAssertGreaterThan(peak, 4096, "the landing wave needed a large table")
+        // Tables at or below the floor of the policy (4,096 entries, 1,024 wide batches) are kept; the allocator's
+        // rounding decides the exact capacities.
+        XCTAssertLessThanOrEqual(world.contacts.capacity, 4096)
+        XCTAssertLessThanOrEqual(world.newContacts.capacity, 4096)
+        XCTAssertLessThanOrEqual(world.constraints.capacity, 4096)
+        XCTAssertLessThanOrEqual(world.wideContacts.capacity, 1024)
+    }
+}
+
 /// The broadphase's sorts against the standard library's.
 final class SortTests: XCTestCase {
     /// A seeded generator (SplitMix64), so a failure can be reproduced.

@@ -23,7 +23,12 @@ void dk_benchmark_skip_with_error(void *state, const char *message) {
     static_cast<benchmark::State *>(state)->SkipWithError(message);
 }
 
-unsigned long long dk_heap_in_use(void) { return static_cast<unsigned long long>(mallinfo2().uordblks); }
+// In use: the allocator's arena chunks (uordblks) and the large blocks it maps on their own (hblkhd, every block of
+// 128 KiB or more at first), which uordblks leaves out.
+unsigned long long dk_heap_in_use(void) {
+    const struct mallinfo2 info = mallinfo2();
+    return static_cast<unsigned long long>(info.uordblks + info.hblkhd);
+}
 
 int dk_benchmark_main(int argc, char **argv) {
     benchmark::Initialize(&argc, argv);

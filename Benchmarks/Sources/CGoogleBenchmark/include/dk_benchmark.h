@@ -21,7 +21,8 @@ int dk_benchmark_keep_running(void *state);
 void dk_benchmark_set_counter(void *state, const char *name, double value);
 /// Marks the benchmark as failed with a message.
 void dk_benchmark_skip_with_error(void *state, const char *message);
-/// Bytes of heap in use (glibc's allocator statistics), for memory-per-item figures.
+/// Bytes of heap in use (glibc's allocator statistics: arena chunks and separately mapped blocks), for
+/// memory-per-item figures.
 unsigned long long dk_heap_in_use(void);
 /// Parses the command line (--benchmark_filter, --benchmark_format=json, ...), runs the selected benchmarks.
 /// Returns 0, or 1 for an unrecognised argument.
