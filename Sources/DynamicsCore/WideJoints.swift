@@ -13,8 +13,8 @@
 //
 // The arithmetic is the scalar rigid branch of `solveDistance` lane for lane; only the order of the joints
 // within a pass differs (colour by colour), as in any coloured Gauss–Seidel solver. The geometry sweep and the
-// passes are C (`dk_rod_pass_run`, RodBody.h): the batches of one colour share no awake body, so one or two (AVX2) of
-// them are solved side by side, whatever the processor offers, with bit-identical results.
+// passes are C (`dk_rod_pass_run`, RodBody.h), at 4 lanes: the batches of one colour share no awake body, so they
+// could be solved two at a time, but with AVX2 that measured no faster (Solvers.c).
 //
 // The batches read and write a packed copy of their bodies' state, (vx, vy, ω, 0) and (x, y, cos, sin) per body,
 // so that the four lanes of a side are four 16-byte loads and a transpose. The awake bodies of the rods are

@@ -213,8 +213,8 @@ enum FreeProgram {
 
 extension World {
     /// The lanes of the engine's C kernels on this processor: 16 on x86-64 with AVX-512, 8 with AVX2, else 4 (at most
-    /// the limit set with `limitVectorLanes(to:)`). The free-motion pass uses them all; the contact and rod passes,
-    /// bound by their gathers, at most 8. Every width gives bit-identical results.
+    /// the limit set with `limitVectorLanes(to:)`). The free-motion pass uses them all; the contact pass, bound by
+    /// its gathers, at most 8; the rod pass 4. Every width gives bit-identical results.
     public static var vectorLanes: Int { Int(dk_vector_width()) }
 
     /// Holds the C kernels of every world in the process to at most `lanes` lanes (4, 8 or 16), or lets them use

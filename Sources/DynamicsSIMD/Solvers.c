@@ -1,8 +1,10 @@
-// The wide contact and rod passes (see DynamicsContacts.h, DynamicsRods.h), instantiated from ContactBody.h and
-// RodBody.h at 4 lanes and, on x86-64, at 8 (AVX2), chosen at run time (Lanes.c). Not at 16: these passes are bound
-// by their gathers and scatters of body state, and AVX-512 measured slower than AVX2 on this project's build
-// machine (pyramid_100 at its profile's settings 4.5–5.2 ms a step against 4.1–4.2; joint_grid_100 2.2–2.4 against
-// 1.4), where the free-motion pass, which streams its columns, gains from it.
+// The wide contact and rod passes (see DynamicsContacts.h, DynamicsRods.h), instantiated from ContactBody.h at 4
+// lanes and, on x86-64, at 8 (AVX2), chosen at run time (Lanes.c), and from RodBody.h at 4 lanes. These passes are
+// bound by their gathers and scatters of body state: AVX-512 measured slower than AVX2 for contacts on this
+// project's build machine (pyramid_100 at its profile's settings 4.5–5.2 ms a step against 4.1–4.2, 5.2–5.3 at 4
+// lanes), and for the rods, whose batches hold less arithmetic per gathered body, 8 lanes measured no faster than 4
+// (joint_grid_100 1.39–1.64 ms against 1.36–1.39), so the rods keep 4. The free-motion pass, which streams its
+// columns, gains from 16.
 
 #pragma clang attribute push(__attribute__((nodebug)), apply_to = hasType(functionType))
 
@@ -37,7 +39,6 @@
 #include "WidthOps.h"
 #include "PackedOps.h"
 #include "ContactBody.h"
-#include "RodBody.h"
 #include "SolverWidthEnd.h"
 #pragma clang attribute pop
 #endif
@@ -72,7 +73,6 @@ void dk_contact_pass_run(const dk_contact_pass *pass) {
 
 void dk_rod_pass_run(const dk_rod_pass *pass) {
     const dk_rod_pass p = *pass;
-    const int width = dk_vector_width();
     // The geometry sweep over every batch when positions moved, then the pass: centre batches colour by colour,
     // then the general ones.
     for (int geometry = p.geometry ? 1 : 0; geometry >= 0; geometry--) {
@@ -80,14 +80,14 @@ void dk_rod_pass_run(const dk_rod_pass *pass) {
         for (intptr_t c = 0; c < p.centreColours; c++) {
             const intptr_t end = p.centreEnds[c];
             intptr_t k = start;
-            DK_WIDTHS(centreRodRun, k, end, geometry);
+            k = centreRodRun4(&p, k, end, geometry);
             start = end;
         }
         start = 0;
         for (intptr_t c = 0; c < p.generalColours; c++) {
             const intptr_t end = p.generalEnds[c];
             intptr_t k = start;
-            DK_WIDTHS(rodRun, k, end, geometry);
+            k = rodRun4(&p, k, end, geometry);
             start = end;
         }
     }

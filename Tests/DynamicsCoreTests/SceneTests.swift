@@ -596,26 +596,6 @@ final class WideJointTests: XCTestCase {
         XCTAssertEqual(wide.bottomY, scalar.bottomY, accuracy: 0.5)
     }
 
-    /// The rod pass solves one or two batches of a colour side by side (4 or 8 lanes, by processor): both must give
-    /// the same bits, on the centre batches (the joint grid) and the general ones (the off-centre net).
-    func test_widerRodPasses_matchFourLanesBitForBit() throws {
-        try XCTSkipIf(World.vectorLanes < 8, "this processor has no AVX2: only the 4-lane pass runs here")
-        func atLanes<T>(_ lanes: Int, _ run: () throws -> T) rethrows -> T {
-            dk_limit_vector_width(Int32(lanes))
-            defer { dk_limit_vector_width(0) }
-            return try run()
-        }
-        let gridFour = try atLanes(4) { try grid(wide: true, steps: 90) }.1
-        let gridEight = try atLanes(8) { try grid(wide: true, steps: 90) }.1
-        XCTAssertEqual(gridFour.sag.bitPattern, gridEight.sag.bitPattern)
-        XCTAssertEqual(gridFour.maxLinkError.bitPattern, gridEight.maxLinkError.bitPattern)
-        let netFour = try atLanes(4) { try offCentreNet(wide: true, steps: 90) }
-        let netEight = try atLanes(8) { try offCentreNet(wide: true, steps: 90) }
-        XCTAssertGreaterThan(netEight.batches, 1)
-        XCTAssertEqual(netFour.maxError.bitPattern, netEight.maxError.bitPattern)
-        XCTAssertEqual(netFour.bottomY.bitPattern, netEight.bottomY.bitPattern)
-    }
-
     /// A pendulum hung from a static body (asleep by then) wakes and follows that body when it is moved by hand (the
     /// joint records cache the static side's pose, and are brought up to date only when something changed), on the
     /// wide and scalar paths.

@@ -1,5 +1,5 @@
-// The lane count of the engine's C kernels (the free-motion pass; the contact and rod passes, which use at most 8),
-// chosen at run time.
+// The lane count of the engine's C kernels (the free-motion pass; the contact pass, which uses at most 8), chosen at
+// run time.
 #ifndef DYNAMICS_LANES_H
 #define DYNAMICS_LANES_H
 
