@@ -4,10 +4,10 @@
 //
 // Build settings worth knowing:
 // - `DynamicsCore` is the engine and uses the Swift standard library only (no Foundation), so it can be embedded
-//   anywhere and the optimizer sees the whole step loop in one module. Its one dependency, `DynamicsSIMD`, is C: a
-//   header of Clang element-wise vector builtins (a 4-wide square root) that the standard library lowers lane by
-//   lane, and the free-motion kernel, built from one source at 4 lanes (portable) and, on x86-64, at 8 (AVX2) and
-//   16 (AVX-512) lanes chosen at run time, with bit-identical results. No build flag is needed for either.
+//   anywhere and the optimizer sees the whole step loop in one module. Its one dependency, `DynamicsSIMD`, is C: the
+//   free-motion pass and the contact and rod passes, each built from one source at 4 lanes (portable) and, on
+//   x86-64, at 8 (AVX2) or 16 (AVX-512) lanes chosen at run time, with bit-identical results. No build flag is
+//   needed for either.
 // - `-enforce-exclusivity=unchecked` is deliberately NOT set: the hot loops work on raw pointers obtained once per
 //   stage, so dynamic exclusivity checks do not appear in them anyway.
 // - Define `DYNAMICS_INVARIANTS` (`swift build -Xswiftc -DDYNAMICS_INVARIANTS`) to run the engine's internal

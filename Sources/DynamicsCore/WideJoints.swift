@@ -53,8 +53,6 @@ extension World {
     func buildWideRods() {
         wideRods.removeAll(keepingCapacity: true)
         centreRods.removeAll(keepingCapacity: true)
-        wideRodColourEnds.removeAll(keepingCapacity: true)
-        centreRodColourEnds.removeAll(keepingCapacity: true)
         scalarJoints.removeAll(keepingCapacity: true)
         rodColoured.removeAll(keepingCapacity: true)
         rodBodies.removeAll(keepingCapacity: true)
@@ -194,7 +192,6 @@ extension World {
                     impulse: V(l0.impulse, l1.impulse, l2.impulse, l3.impulse),
                     ax: .zero, ay: .zero, axialMass: .zero, error: .zero))
             }
-            if centreRods.count > Int(centreRodColourEnds.last ?? 0) { centreRodColourEnds.append(Int32(centreRods.count)) }
             quads(otherLanes, centre: false) { l0, l1, l2, l3 in
                 wideRods.append(WideRodBatch(
                     entryA: SIMD4(l0.entryA, l1.entryA, l2.entryA, l3.entryA),
@@ -210,7 +207,6 @@ extension World {
                     impulse: V(l0.impulse, l1.impulse, l2.impulse, l3.impulse),
                     rAx: .zero, rAy: .zero, rBx: .zero, rBy: .zero, ax: .zero, ay: .zero, axialMass: .zero, error: .zero))
             }
-            if wideRods.count > Int(wideRodColourEnds.last ?? 0) { wideRodColourEnds.append(Int32(wideRods.count)) }
         }
     }
 
@@ -265,20 +261,16 @@ extension World {
         let geometry = wideRodGeometryStale
         wideRodGeometryStale = false
         centreRods.withUnsafeMutableBufferPointer { centre in
-        centreRodColourEnds.withUnsafeBufferPointer { centreEnds in
         wideRods.withUnsafeMutableBufferPointer { general in
-        wideRodColourEnds.withUnsafeBufferPointer { generalEnds in
             var pass = dk_rod_pass(
-                centre: centre.baseAddress, centreEnds: centreEnds.baseAddress, centreColours: centreEnds.count,
-                general: general.baseAddress, generalEnds: generalEnds.baseAddress, generalColours: generalEnds.count,
+                centre: centre.baseAddress, centreCount: centre.count, general: general.baseAddress,
+                generalCount: general.count,
                 velocity: packedVel.assumingMemoryBound(to: Float.self),
                 pose: UnsafePointer(packedPose.assumingMemoryBound(to: Float.self)),
                 geometry: geometry ? 1 : 0, warmStart: warmStart ? 1 : 0,
                 biasRate: useBias ? soft.biasRate : 0, massScale: useBias ? soft.massScale : 1,
                 impulseScale: useBias ? soft.impulseScale : 0)
             dk_rod_pass_run(&pass)
-        }
-        }
         }
         }
         guard copyOut else { return }

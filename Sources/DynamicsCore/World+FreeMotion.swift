@@ -20,15 +20,11 @@ import DynamicsSIMD
 
 /// ⌊q⌋ for 0 ≤ q < 2²³ without a rounding instruction (SSE2 has none): adding and removing 2²³ rounds to the
 /// nearest integer, which is then corrected down. The rest test uses it to tell when a body's rest time enters a
-/// new window; the scalar and 4-wide paths use the same arithmetic, so they agree exactly.
+/// new window; the free-motion kernel's `windowIndex` (FreeMotionBody.h) does the same arithmetic, so they agree
+/// exactly.
 @inline(__always) func restWindowIndex(_ q: Float) -> Float {
     let t = (q + 8_388_608) - 8_388_608
     return t > q ? t - 1 : t
-}
-
-@inline(__always) func restWindowIndex(_ q: SIMD4<Float>) -> SIMD4<Float> {
-    let t = (q + 8_388_608) - 8_388_608
-    return dk_select4(dk_lt4(q, t), t - 1, t)
 }
 
 extension World {
@@ -108,7 +104,6 @@ extension World {
             default: mask |= 8; if radial { c.am += f.k } else { c.bm += f.k }
             }
         }
-        c.mask = Int32(mask)
         freeCentral = c
         freeProgram = .central(mask)
     }
@@ -160,9 +155,10 @@ extension World {
             p.decay = UnsafePointer(b.freeDecay.base); p.gain = UnsafePointer(b.freeGain.base)
             p.positionGain = UnsafePointer(b.freePositionGain.base)
             p.count = b.awakeCount
+            p.central = freeCentral
             switch freeProgram {
             case .none: p.program = 0
-            case .central: p.program = 1
+            case .central(let mask): p.program = 1; p.central.mask = Int32(mask)
             case .general: p.program = 2
             }
             // Without gravity, constant forces, torques, spring fields or linear damping (a field swarm), the
@@ -172,7 +168,6 @@ extension World {
             p.torqueOn = torqueInUse ? 1 : 0; p.springs = springs ? 1 : 0
             p.fields = fieldList.baseAddress
             p.fieldCount = fieldList.count
-            p.central = freeCentral
             p.dt = dt
             p.fastSpeed2 = 16 * lin * lin; p.fastSpin = 4 * ang; p.fastEdge = 4 * lin
             p.drift2 = maxDrift * maxDrift
@@ -209,20 +204,4 @@ enum FreeProgram {
     /// k (bits 0, 1, 2) or −1 (bit 3).
     case central(UInt8)
     case general
-}
-
-extension World {
-    /// The lanes of the engine's C kernels on this processor: 16 on x86-64 with AVX-512, 8 with AVX2, else 4 (at most
-    /// the limit set with `limitVectorLanes(to:)`). The free-motion pass uses them all; the contact pass, bound by
-    /// its gathers, at most 8; the rod pass 4. Every width gives bit-identical results.
-    public static var vectorLanes: Int { Int(dk_vector_width()) }
-
-    /// Holds the C kernels of every world in the process to at most `lanes` lanes (4, 8 or 16), or lets them use
-    /// what the processor offers (`nil`): for measuring the narrower kernels. Results do not change.
-    public static func limitVectorLanes(to lanes: Int?) throws {
-        if let lanes, ![4, 8, 16].contains(lanes) {
-            throw DynamicsError("vector lanes must be 4, 8 or 16, got \(lanes)")
-        }
-        dk_limit_vector_width(Int32(lanes ?? 0))
-    }
 }

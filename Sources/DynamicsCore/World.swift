@@ -82,9 +82,6 @@ public final class World {
     /// and the colours taken at each awake body.
     @exclusivity(unchecked) @usableFromInline var wideRods: [WideRodBatch] = []
     @exclusivity(unchecked) @usableFromInline var centreRods: [CentreRodBatch] = []
-    /// Where each colour's batches end in `wideRods` and `centreRods` (colours without batches left out).
-    @exclusivity(unchecked) @usableFromInline var wideRodColourEnds: [Int32] = []
-    @exclusivity(unchecked) @usableFromInline var centreRodColourEnds: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var scalarJoints: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var rodColoured: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var rodSorted: [Int32] = []
@@ -181,7 +178,8 @@ public final class World {
     /// reads it without a closure).
     @exclusivity(unchecked) @usableFromInline var freeFields = Column<dk_free_field>()
     @exclusivity(unchecked) @usableFromInline var freeFieldCount = 0
-    /// How the pass evaluates `freeFields`, and the combined coefficients of the central form.
+    /// How the pass evaluates `freeFields`, and the combined coefficients of the central form (its `mask` is
+    /// `freeProgram`'s, filled in when the pass runs).
     @exclusivity(unchecked) @usableFromInline var freeProgram = FreeProgram.none
     @exclusivity(unchecked) @usableFromInline var freeCentral = dk_free_central()
 

@@ -6,12 +6,13 @@
 //   ORDER(v)       a vector of one value per body in slot order, put in the kernel's lane order
 //   UNORDER(v)     and back
 //   OPAQUE(v)      v, but a barrier the optimiser cannot move arithmetic across
-// At 8 lanes the kernel's lane order is slots 0 1 4 5 2 3 6 7: the pairs are split and merged within each 128-bit
-// half of the AVX registers, which saves a cross-half permutation per split and per merge; the per-body scalar
-// columns read with the pairs are permuted to match (their own order does not matter to whole-mask tests).
 //   MOVEMASK(m)    the sign bits of a mask, one bit per lane
-//   FN(name)       name with the width appended
+//   FN(name)       name with the width appended (Widths.h)
 // and this file undefines them all but FN at its end, ready for the next width.
+// At 8 and 16 lanes the kernel's lane order is not the slots' (0 1 4 5 2 3 6 7 at 8): the pairs are split and merged
+// within each 128-bit part of the registers, which saves a cross-part permutation per split and per merge; the
+// per-body scalar columns read with the pairs are permuted to match (their own order does not matter to whole-mask
+// tests).
 // Every expression below keeps the association and operand order of the Swift reference it replaced
 // (`IntegrationPathTests` compares the pass with the substep loop, and the widths with each other).
 

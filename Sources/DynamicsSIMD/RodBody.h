@@ -1,4 +1,4 @@
-// The wide rod pass at one width, included once per width by Solvers.c after ContactBody.h (same definitions).
+// The wide rod pass, included by Solvers.c after ContactBody.h at 4 lanes only (same definitions; see Solvers.c).
 // Every expression keeps the association and operand order of the Swift reference it replaced (WideJoints.swift);
 // Swift's prefix minus on a vector is 0 − v, written so here.
 
@@ -117,8 +117,8 @@ static inline __attribute__((always_inline)) void FN(rodGroup)(const dk_rod_pass
 }
 #undef DK_ROD_IMPULSE
 
-/// One colour's batches of either kind from `from` to `to`, W / 4 at a time while that many are left (the geometry
-/// sweep, or the pass); returns the first not done.
+/// The batches of either kind from `from` to `to`, W / 4 at a time while that many are left (the geometry sweep, or
+/// the pass); returns the first not done.
 static intptr_t FN(centreRodRun)(const dk_rod_pass *p, intptr_t from, intptr_t to, const int geometry) {
     intptr_t k = from;
     if (geometry) {

@@ -43,53 +43,32 @@
 #pragma clang attribute pop
 #endif
 
-// Runs `run` (a function of every width) over the batches k ..< end of one colour: as many groups of 8 lanes as
-// the lane count allows, the rest at 4.
-#if defined(__x86_64__)
-#define DK_WIDTHS(run, k, end, ...)                                                                                   \
-    do {                                                                                                              \
-        if (width >= 8) k = DK_CAT(run, 8)(&p, k, end, ##__VA_ARGS__);                                                \
-        k = DK_CAT(run, 4)(&p, k, end, ##__VA_ARGS__);                                                                \
-    } while (0)
-#else
-#define DK_WIDTHS(run, k, end, ...)                                                                                   \
-    do {                                                                                                              \
-        if (width >= 4) k = DK_CAT(run, 4)(&p, k, end, ##__VA_ARGS__);                                               \
-    } while (0)
-#endif
-
 void dk_contact_pass_run(const dk_contact_pass *pass) {
     // A local copy: the stores through the batch and state pointers cannot change it.
     const dk_contact_pass p = *pass;
+#if defined(__x86_64__)
     const int width = dk_vector_width();
+#endif
     intptr_t start = 0;
     for (intptr_t c = 0; c < p.colourCount; c++) {
         const intptr_t end = p.colourEnds[c];
         intptr_t k = start;
-        DK_WIDTHS(contactRun, k, end);
+        // Two batches at a time while two are left, then the rest one by one.
+#if defined(__x86_64__)
+        if (width >= 8) k = contactRun8(&p, k, end);
+#endif
+        contactRun4(&p, k, end);
         start = end;
     }
 }
 
 void dk_rod_pass_run(const dk_rod_pass *pass) {
     const dk_rod_pass p = *pass;
-    // The geometry sweep over every batch when positions moved, then the pass: centre batches colour by colour,
-    // then the general ones.
+    // The geometry sweep over every batch when positions moved, then the pass: the centre batches in colour order,
+    // then the general ones (one batch at a time, so the colours need no bounds).
     for (int geometry = p.geometry ? 1 : 0; geometry >= 0; geometry--) {
-        intptr_t start = 0;
-        for (intptr_t c = 0; c < p.centreColours; c++) {
-            const intptr_t end = p.centreEnds[c];
-            intptr_t k = start;
-            k = centreRodRun4(&p, k, end, geometry);
-            start = end;
-        }
-        start = 0;
-        for (intptr_t c = 0; c < p.generalColours; c++) {
-            const intptr_t end = p.generalEnds[c];
-            intptr_t k = start;
-            k = rodRun4(&p, k, end, geometry);
-            start = end;
-        }
+        centreRodRun4(&p, 0, p.centreCount, geometry);
+        rodRun4(&p, 0, p.generalCount, geometry);
     }
 }
 

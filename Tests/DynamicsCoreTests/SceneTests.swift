@@ -708,8 +708,10 @@ final class WideContactTests: XCTestCase {
             let world = World()
             let (items, _) = try world.build(scene)
             var out: [[UInt32]] = []
+            var wideRan = false
             for step in 0..<240 {
                 world.step(dt: 1.0 / 60, substeps: 4)
+                if !world.wideContacts.isEmpty { wideRan = true }
                 if step % 30 == 29 {
                     out.append(items.flatMap { id -> [UInt32] in
                         let p = world.origin(of: id), v = world.velocity(of: id), q = world.rotation(of: id)
@@ -717,7 +719,7 @@ final class WideContactTests: XCTestCase {
                     })
                 }
             }
-            XCTAssertFalse(world.wideContacts.isEmpty && world.awakeBodyCount > 0, "the wide path ran")
+            XCTAssertTrue(wideRan, "the wide path ran")
             return out
         }
         for scene in [BenchmarkScene.rain(300), .pyramid(20)] {

@@ -41,13 +41,11 @@ typedef struct dk_rod_batch {
 } dk_rod_batch;
 
 typedef struct dk_rod_pass {
+    /// The batches of each kind, in colour order.
     dk_centre_rod_batch *centre;
-    /// Colour c's centre batches end at `centreEnds[c]`.
-    const int32_t *centreEnds;
-    intptr_t centreColours;
+    intptr_t centreCount;
     dk_rod_batch *general;
-    const int32_t *generalEnds;
-    intptr_t generalColours;
+    intptr_t generalCount;
     /// Packed quadruples: velocities (vx, vy, ω, 0) and poses (x, y, cos, sin), one per entry.
     float *velocity;
     const float *pose;
