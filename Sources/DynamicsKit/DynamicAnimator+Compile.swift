@@ -120,6 +120,7 @@ extension DynamicAnimator {
         }
 
         // 4. Bodies: destroy those of items no behavior holds; create newcomers.
+        removedCollisionLists.removeAll()
         for tag in 0..<records.count {
             guard let r = records[tag], !seen.contains(ObjectIdentifier(r.item)) else { continue }
             destroyRecord(tag)
@@ -130,7 +131,17 @@ extension DynamicAnimator {
         var newcomers = itemOrder.reduce(0) { $0 + (tagOf[ObjectIdentifier($1)] == nil ? 1 : 0) }
         for c in collisions { newcomers += boundaryWallsToBuild(of: c) }
         // (Vertices are not reserved: equal outlines share one copy in the engine.)
-        if newcomers > 0 { try? world.reserveCapacity(bodies: newcomers, shapes: newcomers, vertices: 0) }
+        if newcomers > 0 {
+            try? world.reserveCapacity(bodies: newcomers, shapes: newcomers, vertices: 0)
+            // Exactly for a first batch; at least half again when adding to many (amortised growth).
+            let newTags = Swift.max(0, newcomers - freeTags.count)
+            if records.count + newTags > records.capacity {
+                records.reserveCapacity(Swift.max(records.count + newTags, records.count + records.count / 2))
+            }
+            if tagOf.count + newcomers > tagOf.capacity {
+                tagOf.reserveCapacity(Swift.max(tagOf.count + newcomers, tagOf.count + tagOf.count / 2))
+            }
+        }
         for item in itemOrder where tagOf[ObjectIdentifier(item)] == nil {
             let p = props[ObjectIdentifier(item)] ?? ResolvedProperties()
             createRecord(for: item, properties: p)
@@ -141,22 +152,20 @@ extension DynamicAnimator {
             let id = ObjectIdentifier(item)
             guard let tag = tagOf[id], let r = records[tag] else { continue }
             let p = props[id] ?? ResolvedProperties()
+            // The world ignores a value equal to the one it holds, so sending every value wakes nothing.
             do {
-                if r.anchored != p.anchored {
-                    world.setType(r.body, p.anchored ? .static : .dynamic)
-                    r.anchored = p.anchored
-                }
-                if r.density != p.density {
+                world.setType(r.body, p.anchored ? .static : .dynamic)
+                if Float(p.density) != r.density {
                     let (shapes, _) = try makeShapes(for: item, density: p.density)
                     try world.setShapes(r.body, shapes)
-                    r.density = p.density
+                    records[tag]!.density = Float(p.density)
                 }
                 world.setAllowsRotation(r.body, p.allowsRotation)
                 try world.setMaterial(r.body, restitution: Float(p.elasticity), friction: Float(p.friction),
                                       linearDamping: Float(p.resistance), angularDamping: Float(p.angularResistance),
                                       charge: Float(p.charge))
                 let g = gravity[id] ?? .zero
-                if g != r.gravity { try world.setGravity(r.body, g); r.gravity = g }
+                try world.setGravity(r.body, g)
                 var force = Vec2.zero, tA: Float = 0, tB: Float = 0
                 let com = world.localCenter(of: r.body)
                 for push in pushes[id] ?? [] {
@@ -165,12 +174,8 @@ extension DynamicAnimator {
                     tA += cross(o, push.force)
                     tB += dot(o, push.force)
                 }
-                if force != r.force || tA != r.torqueA || tB != r.torqueB {
-                    try world.setConstantForce(r.body, force: force, torqueA: tA, torqueB: tB)
-                    r.force = force; r.torqueA = tA; r.torqueB = tB
-                }
-                let cls = classOfItem[id] ?? 0
-                if cls != r.collisionClass { try world.setCollisionClass(r.body, cls); r.collisionClass = cls }
+                try world.setConstantForce(r.body, force: force, torqueA: tA, torqueB: tB)
+                try world.setCollisionClass(r.body, classOfItem[id] ?? 0)
             } catch {
                 ContractViolation.report("\(describe(item)): \(error)")
             }
@@ -182,22 +187,22 @@ extension DynamicAnimator {
         compiledCollisions = collisions
         // Each item's collision behaviors, as an index into lists shared by the items held by the same behaviors
         // (one list per distinct membership, not one array per item).
-        previousItemCollisions = itemCollisions
         previousCollisionLists = collisionLists
+        for tag in 0..<records.count where records[tag] != nil {
+            records[tag]!.previousCollisionList = records[tag]!.collisionList
+            records[tag]!.collisionList = -1
+        }
         var listOf: [[Int]: Int32] = [:]
         var lists: [[CollisionBehavior]] = []
-        var holding: [ObjectIdentifier: Int32] = [:]
-        holding.reserveCapacity(itemMemberships.count)
         for item in itemOrder {
             let id = ObjectIdentifier(item)
-            guard let ks = itemMemberships[id] else { continue }
-            if let k = listOf[ks] { holding[id] = k; continue }
+            guard let ks = itemMemberships[id], let tag = tagOf[id], records[tag] != nil else { continue }
+            if let k = listOf[ks] { records[tag]!.collisionList = k; continue }
             let k = Int32(lists.count)
             lists.append(ks.map { collisions[$0] })
             listOf[ks] = k
-            holding[id] = k
+            records[tag]!.collisionList = k
         }
-        itemCollisions = holding
         collisionLists = lists
 
         // 7. Joints for attachments and snaps.
@@ -245,7 +250,7 @@ extension DynamicAnimator {
     // MARK: - Bodies
 
     /// The engine shapes of an item (or of a group's members), with UIKit's mass rule.
-    func makeShapes(for item: DynamicItem, density: CGFloat) throws -> ([ShapeDefinition], [(item: DynamicItem, offset: Vec2, angle: Float)]) {
+    func makeShapes(for item: DynamicItem, density: CGFloat) throws -> ([ShapeDefinition], [GroupMember]) {
         func shape(of member: DynamicItem, center: Vec2, angle: Float) throws -> ShapeDefinition {
             let w = Float(member.bounds.width), h = Float(member.bounds.height)
             let mass = Float(density) * w * h / 10_000
@@ -264,7 +269,7 @@ extension DynamicAnimator {
         }
         if let group = item as? DynamicItemGroup {
             var shapes: [ShapeDefinition] = []
-            var members: [(item: DynamicItem, offset: Vec2, angle: Float)] = []
+            var members: [GroupMember] = []
             let origin = group.center.vec
             for m in group.items {
                 let offset = m.center.vec - origin
@@ -293,11 +298,10 @@ extension DynamicAnimator {
             if tag == records.count { records.append(nil) }
             def.userTag = Int32(tag)
             let body = try world.createBody(def)
-            let r = ItemRecord(item: item, body: body, size: item.bounds.size, boundsType: item.collisionBoundsType,
-                               density: p.density, members: members)
-            r.anchored = p.anchored
-            r.allowsRotation = p.allowsRotation
-            records[tag] = r
+            let isGroup = item is DynamicItemGroup
+            records[tag] = ItemRecord(item: item, body: body, size: item.bounds.size, boundsType: item.collisionBoundsType,
+                                      density: p.density, isGroup: isGroup)
+            if isGroup { groupMembers[tag] = members }
             tagOf[ObjectIdentifier(item)] = tag
         } catch {
             ContractViolation.report("\(describe(item)): \(error)")
@@ -308,7 +312,9 @@ extension DynamicAnimator {
         guard let r = records[tag] else { return }
         retired[r.body] = .item(r.item)
         try? world.destroyBody(r.body)
+        if r.collisionList >= 0 { removedCollisionLists[ObjectIdentifier(r.item)] = r.collisionList }
         records[tag] = nil
+        groupMembers[tag] = nil
         tagOf[ObjectIdentifier(r.item)] = nil
         freeTags.append(tag)
     }

@@ -74,26 +74,26 @@ extension DynamicAnimator {
             for k in 0..<states.awakeCount {
                 let tag = Int(states.userTag(at: k))
                 guard tag >= 0, let r = records[tag] else { continue }
-                write(r, origin: states.origin(at: k), rotation: states.rotation(at: k))
+                write(r, tag: tag, origin: states.origin(at: k), rotation: states.rotation(at: k))
             }
         }
         for id in world.bodiesFallenAsleep where world.isValid(id) {
             let tag = Int(world.userTag(of: id))
             guard tag >= 0, let r = records[tag] else { continue }
-            write(r, origin: world.origin(of: id), rotation: world.rotation(of: id))
+            write(r, tag: tag, origin: world.origin(of: id), rotation: world.rotation(of: id))
         }
     }
 
     @inline(__always)
-    func write(_ r: ItemRecord, origin: Vec2, rotation q: Rot) {
-        if r.members.isEmpty {
+    func write(_ r: ItemRecord, tag: Int, origin: Vec2, rotation q: Rot) {
+        if !r.isGroup {
             r.item.center = CGPoint(x: CGFloat(origin.x), y: CGFloat(origin.y))
             r.item.transform = CGAffineTransform(a: CGFloat(q.c), b: CGFloat(q.s), c: CGFloat(-q.s), d: CGFloat(q.c), tx: 0, ty: 0)
             return
         }
         r.item.center = CGPoint(origin)
         r.item.transform = CGAffineTransform(a: CGFloat(q.c), b: CGFloat(q.s), c: CGFloat(-q.s), d: CGFloat(q.c), tx: 0, ty: 0)
-        for m in r.members {
+        for m in groupMembers[tag] ?? [] {
             m.item.center = CGPoint(origin + q.rotate(m.offset))
             m.item.transform = CGAffineTransform(rotationAngle: CGFloat(q.angle + m.angle))
         }
@@ -124,8 +124,12 @@ extension DynamicAnimator {
         /// The collision behaviors holding an item, from the compiled membership (no search of item lists).
         func collisionsHolding(_ item: DynamicItem) -> [CollisionBehavior] {
             let id = ObjectIdentifier(item)
-            if let k = itemCollisions[id] { return collisionLists[Int(k)] }
-            if let k = previousItemCollisions[id] { return previousCollisionLists[Int(k)] }
+            if let tag = tagOf[id], let r = records[tag] {
+                if r.collisionList >= 0 { return collisionLists[Int(r.collisionList)] }
+                if r.previousCollisionList >= 0 { return previousCollisionLists[Int(r.previousCollisionList)] }
+                return []
+            }
+            if let k = removedCollisionLists[id] { return previousCollisionLists[Int(k)] }
             return []
         }
         /// Behaviors holding both items; for a pair where one item has just left, those holding either.

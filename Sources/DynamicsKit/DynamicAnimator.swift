@@ -119,11 +119,13 @@ open class DynamicAnimator {
     var compiledJointOwners: [DynamicBehavior] = []
     var classSignatures: [[Int]] = []
     var compiledFieldSignature: [[Int]] = []
-    /// For each item, the collision behaviors (items mode) that hold it, from the last compile; and the map before
-    /// it, so an item removed this step still finds the behavior its ended contact is reported to.
-    var itemCollisions: [ObjectIdentifier: Int32] = [:]
-    var previousItemCollisions: [ObjectIdentifier: Int32] = [:]
-    /// The distinct lists of collision behaviors that `itemCollisions` (and `previousItemCollisions`) index.
+    /// The members of each item group, by tag.
+    var groupMembers: [Int: [GroupMember]] = [:]
+    /// Items removed by the last compile, with the index of their collision list in `previousCollisionLists`,
+    /// so the ended contacts of an item that has just left are still reported to its behaviors.
+    var removedCollisionLists: [ObjectIdentifier: Int32] = [:]
+    /// The distinct lists of collision behaviors that the records' `collisionList` (and `previousCollisionList`)
+    /// index: one list per distinct membership, not one array per item.
     var collisionLists: [[CollisionBehavior]] = []
     var previousCollisionLists: [[CollisionBehavior]] = []
     /// Whether any compiled collision behavior has a delegate (otherwise events are not dispatched at all).
@@ -252,9 +254,9 @@ open class DynamicAnimator {
     public func items(in rect: CGRect) -> [DynamicItem] {
         compileIfNeeded()
         var out: [DynamicItem] = []
-        for r in records {
+        for (tag, r) in records.enumerated() {
             guard let r else { continue }
-            for item in r.members.isEmpty ? [r.item] : r.members.map(\.item) {
+            for item in r.isGroup ? (groupMembers[tag] ?? []).map(\.item) : [r.item] {
                 let c = item.center, s = item.bounds.size
                 let frame = CGRect(x: c.x - s.width / 2, y: c.y - s.height / 2, width: s.width, height: s.height)
                 if frame.intersects(rect) { out.append(item) }
@@ -265,10 +267,10 @@ open class DynamicAnimator {
 
     /// The layout item with `key` (layout mode), or nil.
     public func item(forLayoutKey key: AnyHashable) -> DynamicItem? {
-        for r in records {
+        for (tag, r) in records.enumerated() {
             guard let r else { continue }
             if let k = r.item as? KeyedDynamicItem, k.layoutKey == key { return k }
-            for m in r.members { if let k = m.item as? KeyedDynamicItem, k.layoutKey == key { return k } }
+            for m in groupMembers[tag] ?? [] { if let k = m.item as? KeyedDynamicItem, k.layoutKey == key { return k } }
         }
         return nil
     }
@@ -287,11 +289,12 @@ open class DynamicAnimator {
         }
         guard validateItemState(item) else { return }
         do {
-            if record.size != item.bounds.size || record.boundsType != item.collisionBoundsType || item.collisionBoundsType == .path {
-                let (shapes, _) = try makeShapes(for: item, density: record.density)
+            if record.shapesDiffer(size: item.bounds.size, boundsType: item.collisionBoundsType, density: CGFloat(record.density)) {
+                let (shapes, _) = try makeShapes(for: item, density: CGFloat(record.density))
                 try world.setShapes(record.body, shapes)
-                record.size = item.bounds.size
-                record.boundsType = item.collisionBoundsType
+                let size = item.bounds.size
+                records[tag]!.width = Float(size.width); records[tag]!.height = Float(size.height)
+                records[tag]!.boundsType = item.collisionBoundsType
             }
             try world.setTransform(record.body, origin: item.center.vec, angle: Float(item.transform.rotationAngle))
         } catch {
@@ -348,31 +351,46 @@ open class DynamicAnimator {
     public var itemCount: Int { compileIfNeeded(); return tagOf.count }
 }
 
-/// An item joined to the world.
-final class ItemRecord {
+/// An item joined to the world: 48 bytes, in `records` at the body's user tag.
+///
+/// The engine keeps every per-body value the animator sends (gravity, constant force, class, type, material) and
+/// ignores a value equal to the one it holds, so the record keeps only what the world cannot answer: the item,
+/// and what its shapes were built from.
+struct ItemRecord {
     let item: DynamicItem
     let body: BodyID
-    var size: CGSize
+    /// The bounds size and density the body's shapes were built from, as the engine's `Float`s (the shapes are
+    /// made from exactly these), to tell when they must be rebuilt.
+    var width: Float
+    var height: Float
+    var density: Float
+    /// Index into `collisionLists` of the collision behaviors (items mode) holding the item, or −1; and the same
+    /// from the compile before, into `previousCollisionLists`, so an item that has just left a behavior still
+    /// finds the behavior its ended contact is reported to.
+    var collisionList: Int32 = -1
+    var previousCollisionList: Int32 = -1
     var boundsType: DynamicItemCollisionBoundsType
-    var density: CGFloat
-    /// Members of an item group: each with its offset from the group origin and its angle at creation.
-    var members: [(item: DynamicItem, offset: Vec2, angle: Float)]
-    // Last values sent to the world, so unchanged values do not wake the body.
-    var gravity = Vec2.zero
-    var force = Vec2.zero
-    var torqueA: Float = 0
-    var torqueB: Float = 0
-    var anchored = false
-    var allowsRotation = true
-    var collisionClass: Int32 = 0
-    var mass: Float = 0
+    /// An item group, whose members are in `groupMembers` at the same tag.
+    let isGroup: Bool
 
     init(item: DynamicItem, body: BodyID, size: CGSize, boundsType: DynamicItemCollisionBoundsType, density: CGFloat,
-         members: [(item: DynamicItem, offset: Vec2, angle: Float)]) {
-        self.item = item; self.body = body; self.size = size; self.boundsType = boundsType
-        self.density = density; self.members = members
+         isGroup: Bool) {
+        self.item = item; self.body = body
+        width = Float(size.width); height = Float(size.height)
+        self.boundsType = boundsType
+        self.density = Float(density)
+        self.isGroup = isGroup
+    }
+
+    /// Whether shapes made now from `size`, `boundsType` and `density` could differ from the body's.
+    func shapesDiffer(size: CGSize, boundsType: DynamicItemCollisionBoundsType, density: CGFloat) -> Bool {
+        Float(size.width) != width || Float(size.height) != height || Float(density) != self.density
+            || boundsType != self.boundsType || boundsType == .path
     }
 }
+
+/// A member of an item group: its offset from the group origin and its angle at creation.
+typealias GroupMember = (item: DynamicItem, offset: Vec2, angle: Float)
 
 enum RetiredBody {
     case item(DynamicItem)
