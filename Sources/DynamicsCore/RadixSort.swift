@@ -40,47 +40,59 @@ func radixSort(_ keys: inout [UInt64], scratch: inout [UInt64], counts: inout [I
     }
 }
 
-/// Sorts keys by a bucket number in 0..<bucketCount (a counting sort: one counting pass, one placing pass, stable),
-/// then, if `refine`, each bucket's run by the whole key (insertion sort: buckets are a few keys each). With
-/// few buckets per key this is two passes where the radix sort above makes four to eight.
+/// Sorts keys by a bucket number in 0..<bucketCount, then each bucket's run by the whole key, in place: one
+/// counting pass, then elements are swapped straight to their bucket's next free place (an American flag sort, no
+/// second buffer), then each run (a few keys) by insertion. With few buckets per key this is about two passes where
+/// the radix sort above makes four to eight, and it needs no scratch the size of the keys.
 ///
-/// The broadphase sorts its cell entries by cell (the entries of a cell are made in slot order, and stay in it) and
-/// its pairs by lower body id, then by the higher one. The results equal a sort by the whole key.
+/// The broadphase sorts its cell entries by cell (then slot) and its pairs by lower body id (then the higher one).
+/// Keys are distinct, so the result equals a sort by the whole key whatever the order the swaps leave in a run.
+///
+/// `counts` holds two Int32 per bucket (each bucket's next free place and its end).
 @inline(__always)
-func bucketSort(_ keys: inout [UInt64], scratch: inout [UInt64], counts: inout [Int32], bucketCount: Int, refine: Bool,
-                bucket: (UInt64) -> Int) {
+func bucketSort(_ keys: inout [UInt64], counts: inout [Int32], bucketCount: Int, bucket: (UInt64) -> Int) {
     let n = keys.count
-    if scratch.count < n { scratch.append(contentsOf: repeatElement(0, count: n - scratch.count)) }
-    if counts.count < bucketCount + 1 { counts.append(contentsOf: repeatElement(0, count: bucketCount + 1 - counts.count)) }
+    let need = 2 * bucketCount + 1
+    if counts.count < need { counts.append(contentsOf: repeatElement(0, count: need - counts.count)) }
     keys.withUnsafeMutableBufferPointer { kb in
-        scratch.withUnsafeMutableBufferPointer { sb in
-            counts.withUnsafeMutableBufferPointer { cb in
-                let src = kb.baseAddress!, dst = sb.baseAddress!, c = cb.baseAddress!
-                c.update(repeating: 0, count: bucketCount + 1)
-                for i in 0..<n { c[bucket(src[i]) + 1] += 1 }
-                for b in 0..<bucketCount { c[b + 1] += c[b] }
-                for i in 0..<n {
-                    let k = src[i], b = bucket(k)
-                    dst[Int(c[b])] = k
-                    c[b] += 1
+        counts.withUnsafeMutableBufferPointer { cb in
+            let k = kb.baseAddress!
+            // next[b] at c[b]; end[b] at c[bucketCount + 1 + b] (c[bucketCount] is the counting pass's spare).
+            let next = cb.baseAddress!, end = cb.baseAddress! + (bucketCount + 1)
+            next.update(repeating: 0, count: bucketCount + 1)
+            for i in 0..<n { next[bucket(k[i]) + 1] += 1 }
+            for b in 0..<bucketCount { next[b + 1] += next[b] }
+            for b in 0..<bucketCount { end[b] = next[b + 1] }
+            // Each swap puts one key in its final bucket for good.
+            for b in 0..<bucketCount {
+                let e = Int(end[b])
+                var i = Int(next[b])
+                while i < e {
+                    var key = k[i]
+                    var d = bucket(key)
+                    while d != b {
+                        let j = Int(next[d])
+                        next[d] += 1
+                        swap(&key, &k[j])
+                        d = bucket(key)
+                    }
+                    k[i] = key
+                    i += 1
                 }
-                // c[b] is now the end of bucket b (and c[b − 1] its start).
-                if refine {
-                    var start = 0
-                    for b in 0..<bucketCount {
-                        let end = Int(c[b])
-                        if end - start > 1 {
-                            for i in (start + 1)..<end {
-                                let k = dst[i]
-                                var j = i
-                                while j > start && dst[j - 1] > k { dst[j] = dst[j - 1]; j -= 1 }
-                                dst[j] = k
-                            }
-                        }
-                        start = end
+                next[b] = Int32(e)
+            }
+            var start = 0
+            for b in 0..<bucketCount {
+                let e = Int(end[b])
+                if e - start > 1 {
+                    for i in (start + 1)..<e {
+                        let key = k[i]
+                        var j = i
+                        while j > start && k[j - 1] > key { k[j] = k[j - 1]; j -= 1 }
+                        k[j] = key
                     }
                 }
-                src.update(from: dst, count: n)
+                start = e
             }
         }
     }

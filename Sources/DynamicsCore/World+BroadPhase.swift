@@ -107,16 +107,21 @@ extension World {
         var pairs = self.pairs; self.pairs = []
         var cellEntries = self.cellEntries; self.cellEntries = []
         var awakeBoxes = self.awakeBoxes; self.awakeBoxes = []
+        var cellRanges = self.cellRanges; self.cellRanges = []
         var tightBoxes = self.tightBoxes; self.tightBoxes = []
         pairs.removeAll(keepingCapacity: true)
         cellEntries.removeAll(keepingCapacity: true)
         awakeOversize.removeAll(keepingCapacity: true)
-        defer { self.pairs = pairs; self.cellEntries = cellEntries; self.awakeBoxes = awakeBoxes; self.tightBoxes = tightBoxes }
+        defer {
+            self.pairs = pairs; self.cellEntries = cellEntries; self.awakeBoxes = awakeBoxes; self.tightBoxes = tightBoxes
+            self.cellRanges = cellRanges
+        }
         let n = bodies.awakeCount
         // Nothing collides (a swarm driven by fields, a joint grid): no pairs, no work per body.
         guard classActive.contains(true) else { return }
         if awakeBoxes.count < n { awakeBoxes.append(contentsOf: repeatElement(AABB(lower: .zero, upper: .zero), count: n - awakeBoxes.count)) }
         if tightBoxes.count < n { tightBoxes.append(contentsOf: repeatElement(AABB(lower: .zero, upper: .zero), count: n - tightBoxes.count)) }
+        if cellRanges.count < n { cellRanges.append(contentsOf: repeatElement(CellRange.unbinned, count: n - cellRanges.count)) }
         let inv = 1 / cellSize
         let margin = settings.speculativeDistance
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, ext = bodies.extent.base
@@ -127,13 +132,19 @@ extension World {
         let oversizeLimit = World.oversizeCells
 
         // Swept boxes: the tight box grown by how far the body can travel this step. The rectangle of cells in use
-        // is noted on the way, for the sort below.
+        // and the number of cell entries are noted on the way, for the entries below.
         var cx0 = Int32.max, cx1 = Int32.min, cy0 = Int32.max, cy1 = Int32.min
+        var entryTotal = 0
         awakeBoxes.withUnsafeMutableBufferPointer { ab in
         tightBoxes.withUnsafeMutableBufferPointer { tb in
+        cellRanges.withUnsafeMutableBufferPointer { cr in
             for s in 0..<n {
                 let i = Int(bodyIndex[s])
-                if !active[Int(classOf[i])] { ab[s] = AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1)); continue }
+                if !active[Int(classOf[i])] {
+                    ab[s] = AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1))
+                    cr[s] = CellRange.unbinned
+                    continue
+                }
                 var box = bodyBox(id: i, slot: s)
                 tb[s] = box
                 let d = dt * vel[s] + (dt * dt) * grav[s]
@@ -142,26 +153,86 @@ extension World {
                 box.upper += maximum(d, .zero) + (margin + spin)
                 ab[s] = box
                 let c = cellCoord(box, inv: inv)
-                if c.cellCount >= oversizeLimit { self.awakeOversize.append(Int32(s)); continue }
+                if c.cellCount >= oversizeLimit {
+                    self.awakeOversize.append(Int32(s))
+                    cr[s] = CellRange.unbinned
+                    continue
+                }
+                cr[s] = CellRange(x0: Int16(truncatingIfNeeded: c.x0), y0: Int16(truncatingIfNeeded: c.y0),
+                                  x1: Int16(truncatingIfNeeded: c.x1), y1: Int16(truncatingIfNeeded: c.y1))
                 cx0 = Swift.min(cx0, c.x0); cx1 = Swift.max(cx1, c.x1)
                 cy0 = Swift.min(cy0, c.y0); cy1 = Swift.max(cy1, c.y1)
-                for y in c.y0...c.y1 {
-                    for x in c.x0...c.x1 { cellEntries.append(UInt64(cellKey(x, y)) << 32 | UInt64(s)) }
-                }
+                entryTotal += c.cellCount
             }
         }
         }
-        // Entries by cell. When the cells in use span a small rectangle (the usual case), a counting sort over its
-        // cells, two passes; else the radix sort. Either way each cell's entries stay in slot order. (Keys hold
-        // coordinates modulo 2¹⁶; within a rectangle this small, offsets from its corner modulo 2¹⁶ are exact.)
+        }
+        // One entry (cell key << 32 | slot) per cell of each binned awake box, by cell, then slot. When the cells in
+        // use span a small rectangle (the usual case), they are placed straight into cell order: the boxes' cells are
+        // counted per cell, then each entry is written at its cell's next place, in slot order (a counting sort with
+        // no second buffer). Else they are listed in slot order and radix sorted.
         let width = Int(cx1) - Int(cx0) + 1, height = Int(cy1) - Int(cy0) + 1
-        if cellEntries.count >= 128 && width > 0 && height > 0 && width * height <= 4 * cellEntries.count + 1024 {
-            let bx = UInt64(UInt32(bitPattern: cx0) & 0xFFFF), by = UInt64(UInt32(bitPattern: cy0) & 0xFFFF)
-            bucketSort(&cellEntries, scratch: &sortScratch, counts: &bucketCounts, bucketCount: width * height, refine: false) { e in
-                Int(((e >> 48) &- by) & 0xFFFF) * width + Int(((e >> 32) &- bx) & 0xFFFF)
+        if cellEntries.capacity < entryTotal { cellEntries.reserveCapacity(entryTotal + entryTotal / 8) }
+        cellRanges.withUnsafeBufferPointer { cr in
+            if entryTotal >= 128 && width > 0 && height > 0 && width * height <= 4 * entryTotal + 1024 {
+                // Within the rectangle, a cell's offsets from its corner are exact modulo 2¹⁶ (the width and height
+                // are far below), so the 16-bit ranges give the bucket (row-major) and the key alike.
+                let x0 = UInt16(truncatingIfNeeded: cx0), y0 = UInt16(truncatingIfNeeded: cy0)
+                let buckets = width * height
+                if bucketCounts.count < buckets + 1 {
+                    bucketCounts.append(contentsOf: repeatElement(0, count: buckets + 1 - bucketCounts.count))
+                }
+                cellEntries.append(contentsOf: repeatElement(0, count: entryTotal))
+                bucketCounts.withUnsafeMutableBufferPointer { cb in
+                cellEntries.withUnsafeMutableBufferPointer { eb in
+                    let next = cb.baseAddress!, entries = eb.baseAddress!
+                    next.update(repeating: 0, count: buckets + 1)
+                    for s in 0..<n {
+                        let r = cr[s]
+                        guard r.isBinned else { continue }
+                        let bx = Int(UInt16(bitPattern: r.x0) &- x0), ex = bx + Int(UInt16(bitPattern: r.x1 &- r.x0))
+                        let by = Int(UInt16(bitPattern: r.y0) &- y0), ey = by + Int(UInt16(bitPattern: r.y1 &- r.y0))
+                        for y in by...ey {
+                            let row = y * width + 1
+                            for x in bx...ex { next[row + x] += 1 }
+                        }
+                    }
+                    for b in 0..<buckets { next[b + 1] += next[b] }
+                    for s in 0..<n {
+                        let r = cr[s]
+                        guard r.isBinned else { continue }
+                        let bx = Int(UInt16(bitPattern: r.x0) &- x0), ex = bx + Int(UInt16(bitPattern: r.x1 &- r.x0))
+                        let by = Int(UInt16(bitPattern: r.y0) &- y0), ey = by + Int(UInt16(bitPattern: r.y1 &- r.y0))
+                        for y in by...ey {
+                            let row = y * width
+                            let keyY = UInt64(UInt16(truncatingIfNeeded: y) &+ y0) << 48
+                            for x in bx...ex {
+                                let b = row + x
+                                entries[Int(next[b])] = keyY | UInt64(UInt16(truncatingIfNeeded: x) &+ x0) << 32 | UInt64(s)
+                                next[b] += 1
+                            }
+                        }
+                    }
+                }
+                }
+            } else {
+                for s in 0..<n {
+                    let r = cr[s]
+                    guard r.isBinned else { continue }
+                    var y = r.y0
+                    while true {
+                        var x = r.x0
+                        while true {
+                            cellEntries.append(UInt64(cellKey(Int32(x), Int32(y))) << 32 | UInt64(s))
+                            if x == r.x1 { break }
+                            x &+= 1
+                        }
+                        if y == r.y1 { break }
+                        y &+= 1
+                    }
+                }
+                radixSort(&cellEntries, scratch: &sortScratch, counts: &sortCounts)
             }
-        } else {
-            radixSort(&cellEntries, scratch: &sortScratch, counts: &sortCounts)
         }
         let oversizeStatics = staticGrid.oversize
         let awakeOversize = self.awakeOversize
@@ -265,7 +336,7 @@ extension World {
         // Pairs by lower id, then higher id: a counting sort by the lower id when there are fewer ids than about four
         // pairs each, then each id's few pairs in order.
         if pairs.count >= 128 && bodies.idCapacity <= 4 * pairs.count + 1024 {
-            bucketSort(&pairs, scratch: &sortScratch, counts: &bucketCounts, bucketCount: bodies.idCapacity, refine: true) { p in
+            bucketSort(&pairs, counts: &bucketCounts, bucketCount: bodies.idCapacity) { p in
                 Int(truncatingIfNeeded: p >> 32)
             }
         } else {

@@ -91,7 +91,7 @@ extension World {
         if contactSorted.count > 4096 && used * 4 < contactSorted.count { contactSorted = [] }
         if pairs.capacity > 4096 && pairs.count * 4 < pairs.capacity { pairs = [] }
         if cellEntries.capacity > 4096 && cellEntries.count * 4 < cellEntries.capacity { cellEntries = [] }
-        if sortScratch.count > 4096 && cellEntries.count * 8 < sortScratch.count { sortScratch = [] }
+        if sortScratch.count > 4096 && (cellEntries.count + pairs.count) * 4 < sortScratch.count { sortScratch = [] }
         if bucketCounts.count > 4096 && (cellEntries.count + pairs.count) * 16 < bucketCounts.count { bucketCounts = [] }
     }
 

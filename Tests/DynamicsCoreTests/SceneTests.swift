@@ -208,6 +208,53 @@ final class PropertyTests: XCTestCase {
         }
     }
 
+    /// Two clusters far apart leave most of the rectangle of cells in use empty, so the broadphase lists its cell
+    /// entries and radix sorts them instead of placing them by cell. One cluster straddles cell 32,767 | 32,768,
+    /// where the 16-bit cell coordinates wrap. Every overlapping pair is still a candidate, and the pairs are the
+    /// ones the clusters give alone (placed by cell).
+    func test_broadphase_sparseClustersAndTheCellCoordinateWrap() throws {
+        func cluster(_ world: World, at origin: Vec2, seed: UInt64) throws -> [BodyID] {
+            var rng = Rng(s: seed)
+            return try (0..<150).map { _ in
+                var d = BodyDefinition.box(center: origin + Vec2(rng.unit() * 120, rng.unit() * 120), width: 6 + rng.unit() * 6,
+                                           height: 6 + rng.unit() * 6)
+                d.angle = rng.unit() * 6
+                d.collisionClass = 1
+                return try world.createBody(d)
+            }
+        }
+        func candidates(_ world: World) -> Set<UInt64> {
+            world.updatePairs(dt: 1.0 / 60)
+            return Set(world.lastCandidatePairs.map { UInt64(UInt32($0.0)) << 32 | UInt64(UInt32($0.1)) })
+        }
+        var settings = WorldSettings(); settings.gridCellSize = 10
+        let far = Vec2(327_620, -400_000)   // cells 32,762 … 32,774 across, -40,000 down
+        let both = World(settings: settings), near = World(settings: settings), wrap = World(settings: settings)
+        for w in [both, near, wrap] { w.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 } }
+        let a = try cluster(both, at: .zero, seed: 1), b = try cluster(both, at: far, seed: 2)
+        _ = try cluster(near, at: .zero, seed: 1)
+        _ = try cluster(wrap, at: far, seed: 2)
+        let pairs = candidates(both)
+        // Ids of the far cluster are 150 higher in the joint world.
+        let shifted = candidates(wrap).map { $0 + (150 << 32 | 150) }
+        XCTAssertEqual(pairs, candidates(near).union(shifted))
+        // And a superset of the true overlaps (boxes and bounding circles), in both clusters.
+        var checked = 0
+        for ids in [a, b] {
+            for (k, i) in ids.enumerated() {
+                for j in ids[(k + 1)...] {
+                    let si = Int(both.bodies.slot[Int(i.index)]), sj = Int(both.bodies.slot[Int(j.index)])
+                    let bi = both.bodyBox(id: Int(i.index), slot: si), bj = both.bodyBox(id: Int(j.index), slot: sj)
+                    let reach = both.bodies.extent[si] + both.bodies.extent[sj]
+                    guard bi.overlaps(bj), length(both.bodies.position[si] - both.bodies.position[sj]) < reach else { continue }
+                    checked += 1
+                    XCTAssertTrue(pairs.contains(UInt64(UInt32(i.index)) << 32 | UInt64(UInt32(j.index))), "\(i)-\(j) overlap")
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 20)
+    }
+
     func test_contactsPersistAndWarmStart_sortedByKey() throws {
         let (world, _) = try randomWorld(seed: 9, count: 200, gravity: true)
         for _ in 0..<120 { world.step(dt: 1.0 / 60, substeps: 4) }
@@ -830,13 +877,14 @@ final class SortTests: XCTestCase {
             var radix = pairs
             radixSort(&radix, scratch: &scratch, counts: &counts)
             XCTAssertEqual(radix, expected)
-            bucketSort(&pairs, scratch: &scratch, counts: &buckets, bucketCount: ids, refine: true) { Int($0 >> 32) }
+            bucketSort(&pairs, counts: &buckets, bucketCount: ids) { Int($0 >> 32) }
             XCTAssertEqual(pairs, expected)
-            // Cell entries: made in slot order; by cell, each cell's entries stay in slot order (a stable sort).
+            // Cell entries: by cell, then slot, whatever order the swaps leave within a cell.
             var entries: [UInt64] = []
             for s in 0..<n { entries.append(UInt64.random(in: 0..<40, using: &rng) << 32 | UInt64(s)) }
+            entries.shuffle(using: &rng)
             let byCell = entries.sorted()
-            bucketSort(&entries, scratch: &scratch, counts: &buckets, bucketCount: 40, refine: false) { Int($0 >> 32) }
+            bucketSort(&entries, counts: &buckets, bucketCount: 40) { Int($0 >> 32) }
             XCTAssertEqual(entries, byCell)
         }
     }
