@@ -34,6 +34,9 @@ final class BodyStore {
     @exclusivity(unchecked) @usableFromInline var restAnchorRotation = Column<Rot>()
     @exclusivity(unchecked) @usableFromInline var extent = Column<Float>()          // largest distance of any shape point from the COM
     @exclusivity(unchecked) @usableFromInline var bodyIndex = Column<Int32>()      // slot -> id index
+    /// Awake slots: the box swept by the last broadphase. Other slots: the box a static or sleeping body is binned
+    /// with in the static grid (valid when `binned`).
+    @exclusivity(unchecked) @usableFromInline var box = Column<AABB>()
     @exclusivity(unchecked) @usableFromInline var count = 0
     @exclusivity(unchecked) @usableFromInline var awakeCount = 0
     /// Bumped whenever a slot is created, moved or removed, and (by the world) whenever a body's masses change or a
@@ -61,8 +64,6 @@ final class BodyStore {
     @exclusivity(unchecked) @usableFromInline var userTag: [Int32] = []
     /// Index of the sleeping island holding the body, or -1.
     @exclusivity(unchecked) @usableFromInline var sleepingIsland: [Int32] = []
-    /// For static and sleeping bodies: the AABB they are binned with in the static grid (valid when `binned`).
-    @exclusivity(unchecked) @usableFromInline var staticBox: [AABB] = []
     @exclusivity(unchecked) @usableFromInline var binned: [Bool] = []
     /// Joints attached to the body (ids' indices), for waking and destruction.
     @exclusivity(unchecked) @usableFromInline var joints: [[Int32]] = []
@@ -77,6 +78,7 @@ final class BodyStore {
         linearDampingFactor.free(count: count); angularDampingFactor.free(count: count)
         freeDecay.free(count: count); freeGain.free(count: count); freePositionGain.free(count: count)
         sleepTime.free(count: count); restAnchor.free(count: count); restAnchorRotation.free(count: count); extent.free(count: count); bodyIndex.free(count: count)
+        box.free(count: count)
     }
 
     @usableFromInline var idCapacity: Int { slot.count }
@@ -99,7 +101,7 @@ final class BodyStore {
         freeDecay.reserveExactly(n, count: count); freeGain.reserveExactly(n, count: count)
         freePositionGain.reserveExactly(n, count: count); sleepTime.reserveExactly(n, count: count)
         restAnchor.reserveExactly(n, count: count); restAnchorRotation.reserveExactly(n, count: count)
-        extent.reserveExactly(n, count: count); bodyIndex.reserveExactly(n, count: count)
+        extent.reserveExactly(n, count: count); bodyIndex.reserveExactly(n, count: count); box.reserveExactly(n, count: count)
         let ids = n - freeIDs.count
         guard ids > slot.count else { return }
         slot.reserveCapacity(ids); generation.reserveCapacity(ids); alive.reserveCapacity(ids); type.reserveCapacity(ids)
@@ -107,7 +109,7 @@ final class BodyStore {
         mass.reserveCapacity(ids); inertia.reserveCapacity(ids); allowsRotation.reserveCapacity(ids)
         restitution.reserveCapacity(ids); friction.reserveCapacity(ids); charge.reserveCapacity(ids)
         linearDamping.reserveCapacity(ids); angularDamping.reserveCapacity(ids); collisionClass.reserveCapacity(ids)
-        userTag.reserveCapacity(ids); sleepingIsland.reserveCapacity(ids); staticBox.reserveCapacity(ids)
+        userTag.reserveCapacity(ids); sleepingIsland.reserveCapacity(ids)
         binned.reserveCapacity(ids); joints.reserveCapacity(ids)
     }
 
@@ -120,6 +122,7 @@ final class BodyStore {
         torqueB.append(0, count: s); linearDampingFactor.append(Vec2(1, 1), count: s); angularDampingFactor.append(1, count: s)
         freeDecay.append(1, count: s); freeGain.append(0, count: s); freePositionGain.append(0, count: s)
         sleepTime.append(0, count: s); restAnchor.append(.zero, count: s); restAnchorRotation.append(.identity, count: s); extent.append(0, count: s); bodyIndex.append(id, count: s)
+        box.append(AABB(lower: .zero, upper: .zero), count: s)
         count += 1
         slot[Int(id)] = Int32(s)
         slotVersion &+= 1
@@ -134,7 +137,7 @@ final class BodyStore {
         invMass.swapAt(a, b); invMass2.swapAt(a, b); invInertia.swapAt(a, b); gravity.swapAt(a, b); force.swapAt(a, b)
         torqueA.swapAt(a, b); torqueB.swapAt(a, b); linearDampingFactor.swapAt(a, b)
         angularDampingFactor.swapAt(a, b); freeDecay.swapAt(a, b); freeGain.swapAt(a, b); freePositionGain.swapAt(a, b)
-        sleepTime.swapAt(a, b); restAnchor.swapAt(a, b); restAnchorRotation.swapAt(a, b); extent.swapAt(a, b); bodyIndex.swapAt(a, b)
+        sleepTime.swapAt(a, b); restAnchor.swapAt(a, b); restAnchorRotation.swapAt(a, b); extent.swapAt(a, b); bodyIndex.swapAt(a, b); box.swapAt(a, b)
         slot[Int(bodyIndex[a])] = Int32(a)
         slot[Int(bodyIndex[b])] = Int32(b)
     }
@@ -171,7 +174,7 @@ final class BodyStore {
         freePositionGain.removeBySwap(last, last: last)
         sleepTime.removeBySwap(last, last: last); restAnchor.removeBySwap(last, last: last)
         restAnchorRotation.removeBySwap(last, last: last); extent.removeBySwap(last, last: last)
-        bodyIndex.removeBySwap(last, last: last)
+        bodyIndex.removeBySwap(last, last: last); box.removeBySwap(last, last: last)
         count -= 1
     }
 }

@@ -39,8 +39,10 @@ extension World {
         let count = constraints.count
         guard count >= wideContactMinimum else { return }
         let awake = bodies.awakeCount, slots = bodies.count
-        if contactBodyColours.count < awake {
-            contactBodyColours.append(contentsOf: repeatElement(0, count: awake - contactBodyColours.count))
+        // Colours in use per entry (awake bodies only): at most one entry per slot, and two per constraint.
+        let entryBound = Swift.min(2 * count, slots) + 1
+        if contactBodyColours.count < entryBound {
+            contactBodyColours.append(contentsOf: repeatElement(0, count: entryBound - contactBodyColours.count))
         }
         if contactBodyEntry.count < slots {
             contactBodyEntry.append(contentsOf: repeatElement(-1, count: slots - contactBodyEntry.count))
@@ -55,24 +57,27 @@ extension World {
             contactBodyEntry.withUnsafeMutableBufferPointer { entry in
             contactColourStart.withUnsafeMutableBufferPointer { start in
                 for c in 0..<65 { start[c] = 0 }
-                @inline(__always) func enter(_ slot: Int32) {
-                    if entry[Int(slot)] < 0 {
-                        entry[Int(slot)] = Int32(contactBodies.count)
-                        contactBodies.append(slot)
-                        if Int(slot) < awake { used[Int(slot)] = 0 }
-                    }
+                /// The slot's entry, made on its first contact.
+                @inline(__always) func enter(_ slot: Int32) -> Int {
+                    let e = entry[Int(slot)]
+                    if e >= 0 { return Int(e) }
+                    let fresh = contactBodies.count
+                    entry[Int(slot)] = Int32(fresh)
+                    contactBodies.append(slot)
+                    used[fresh] = 0
+                    return fresh
                 }
                 for k in 0..<count {
                     let sa = cs[k].slotA, sb = cs[k].slotB
-                    enter(sa); enter(sb)
+                    let ea = enter(sa), eb = enter(sb)
                     var taken: UInt64 = 0
-                    if Int(sa) < awake { taken |= used[Int(sa)] }
-                    if Int(sb) < awake { taken |= used[Int(sb)] }
+                    if Int(sa) < awake { taken |= used[ea] }
+                    if Int(sb) < awake { taken |= used[eb] }
                     guard taken != .max else { coloured = false; break }
                     let c = (~taken).trailingZeroBitCount
                     let bit: UInt64 = 1 << UInt64(c)
-                    if Int(sa) < awake { used[Int(sa)] |= bit }
-                    if Int(sb) < awake { used[Int(sb)] |= bit }
+                    if Int(sa) < awake { used[ea] |= bit }
+                    if Int(sb) < awake { used[eb] |= bit }
                     contactColoured.append(UInt64(c) << 32 | UInt64(k))
                     start[c + 1] += 1
                 }

@@ -72,7 +72,7 @@ extension World {
         var box = bodyBox(id: i, slot: s)
         let m = settings.speculativeDistance
         box.lower -= m; box.upper += m
-        bodies.staticBox[i] = box
+        bodies.box[s] = box
         bodies.binned[i] = true
         let c = cellCoord(box, inv: 1 / cellSize)
         if c.cellCount >= World.oversizeCells {
@@ -85,7 +85,7 @@ extension World {
     func unbin(id i: Int) {
         precondition(bodies.binned[i])
         bodies.binned[i] = false
-        let c = cellCoord(bodies.staticBox[i], inv: 1 / cellSize)
+        let c = cellCoord(bodies.box[Int(bodies.slot[i])], inv: 1 / cellSize)
         if c.cellCount >= World.oversizeCells {
             if let k = staticGrid.oversize.firstIndex(of: Int32(i)) { staticGrid.oversize.remove(at: k) }
             return
@@ -106,20 +106,18 @@ extension World {
         if cellSize == 0 { rebuildStaticGrid() }
         var pairs = self.pairs; self.pairs = []
         var cellEntries = self.cellEntries; self.cellEntries = []
-        var awakeBoxes = self.awakeBoxes; self.awakeBoxes = []
         var cellRanges = self.cellRanges; self.cellRanges = []
         var tightBoxes = self.tightBoxes; self.tightBoxes = []
         pairs.removeAll(keepingCapacity: true)
         cellEntries.removeAll(keepingCapacity: true)
         awakeOversize.removeAll(keepingCapacity: true)
         defer {
-            self.pairs = pairs; self.cellEntries = cellEntries; self.awakeBoxes = awakeBoxes; self.tightBoxes = tightBoxes
+            self.pairs = pairs; self.cellEntries = cellEntries; self.tightBoxes = tightBoxes
             self.cellRanges = cellRanges
         }
         let n = bodies.awakeCount
         // Nothing collides (a swarm driven by fields, a joint grid): no pairs, no work per body.
         guard classActive.contains(true) else { return }
-        if awakeBoxes.count < n { awakeBoxes.append(contentsOf: repeatElement(AABB(lower: .zero, upper: .zero), count: n - awakeBoxes.count)) }
         if tightBoxes.count < n { tightBoxes.append(contentsOf: repeatElement(AABB(lower: .zero, upper: .zero), count: n - tightBoxes.count)) }
         if cellRanges.count < n { cellRanges.append(contentsOf: repeatElement(CellRange.unbinned, count: n - cellRanges.count)) }
         let inv = 1 / cellSize
@@ -128,14 +126,17 @@ extension World {
         let grav = bodies.gravity.base, bodyIndex = bodies.bodyIndex.base
         let classOf = bodies.collisionClass
         let active = classActive
-        let binned = bodies.binned, staticBoxes = bodies.staticBox
+        // The awake slots' swept boxes are written over the first n of the box column; the static and sleeping
+        // bodies' binned boxes follow, at their slots.
+        let boxBuffer = UnsafeMutableBufferPointer(start: bodies.box.base, count: bodies.count)
+        let binned = bodies.binned, slotOf = bodies.slot
         let oversizeLimit = World.oversizeCells
 
         // Swept boxes: the tight box grown by how far the body can travel this step. The rectangle of cells in use
         // and the number of cell entries are noted on the way, for the entries below.
         var cx0 = Int32.max, cx1 = Int32.min, cy0 = Int32.max, cy1 = Int32.min
         var entryTotal = 0
-        awakeBoxes.withUnsafeMutableBufferPointer { ab in
+        do { let ab = boxBuffer
         tightBoxes.withUnsafeMutableBufferPointer { tb in
         cellRanges.withUnsafeMutableBufferPointer { cr in
             for s in 0..<n {
@@ -240,7 +241,7 @@ extension World {
         let matrix = collides
         let classes = classCount
         let pos = bodies.position.base
-        awakeBoxes.withUnsafeBufferPointer { boxes in
+        do { let boxes = UnsafeBufferPointer(boxBuffer)
         tightBoxes.withUnsafeBufferPointer { tightBuffer in
             /// Lists the pair of two awake bodies (slots sa, sb; ids ia, ib) unless it is out of reach this step: the
             /// narrowphase's first test, done here so such a pair is neither sorted nor visited (the lower id's body
@@ -293,13 +294,13 @@ extension World {
                     // Huge: test every binned body once.
                     for t in n..<bodies.count {
                         let j = Int(bodyIndex[t])
-                        if binned[j] && box.overlaps(staticBoxes[j]) && matrix[Int(classOf[i]) * classes + Int(classOf[j])] {
+                        if binned[j] && box.overlaps(boxes[t]) && matrix[Int(classOf[i]) * classes + Int(classOf[j])] {
                             pairs.append(i < j ? UInt64(i) << 32 | UInt64(j) : UInt64(j) << 32 | UInt64(i))
                         }
                     }
                     continue
                 }
-                queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, staticBoxes: staticBoxes, into: &pairs)
+                queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, boxes: boxes, slotOf: slotOf, into: &pairs)
             }
 
             // Oversize awake bodies against all other awake bodies.
@@ -321,7 +322,7 @@ extension World {
             // Oversize static bodies (long boundaries) against every awake body.
             for so in oversizeStatics {
                 let j = Int(so)
-                let boxB = staticBoxes[j]
+                let boxB = boxes[Int(slotOf[j])]
                 let row = Int(classOf[j]) * classes
                 for s in 0..<n {
                     let boxA = boxes[s]
@@ -351,7 +352,7 @@ extension World {
     }
 
     @inline(__always) func queryStaticGrid(box: AABB, coord c: GridCoord, body i: Int, inv: Float, classOf: [Int32],
-                                           staticBoxes: [AABB], into pairs: inout [UInt64]) {
+                                           boxes: UnsafeBufferPointer<AABB>, slotOf: [Int32], into pairs: inout [UInt64]) {
         let row = Int(classOf[i]) * classCount
         for y in c.y0...c.y1 {
             for x in c.x0...c.x1 {
@@ -360,7 +361,7 @@ extension World {
                 while e >= 0 {
                     let j = Int(staticGrid.entryBody[Int(e)])
                     e = staticGrid.entryNext[Int(e)]
-                    let sb = staticBoxes[j]
+                    let sb = boxes[Int(slotOf[j])]
                     guard box.overlaps(sb), collides[row + Int(classOf[j])] else { continue }
                     let rx = Swift.max(box.lower.x, sb.lower.x), ry = Swift.max(box.lower.y, sb.lower.y)
                     let rk = cellKey(World.cellIndex(rx * inv), World.cellIndex(ry * inv))

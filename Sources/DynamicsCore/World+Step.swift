@@ -89,6 +89,7 @@ extension World {
         if wideContacts.capacity > 1024 && used < wideContacts.capacity { wideContacts = [] }
         if contactColoured.capacity > 4096 && used * 4 < contactColoured.capacity { contactColoured = [] }
         if contactSorted.count > 4096 && used * 4 < contactSorted.count { contactSorted = [] }
+        if contactBodyColours.count > 4096 && used * 8 < contactBodyColours.count { contactBodyColours = [] }
         if pairs.capacity > 4096 && pairs.count * 4 < pairs.capacity { pairs = [] }
         if cellEntries.capacity > 4096 && cellEntries.count * 4 < cellEntries.capacity { cellEntries = [] }
         if sortScratch.count > 4096 && (cellEntries.count + pairs.count) * 4 < sortScratch.count { sortScratch = [] }

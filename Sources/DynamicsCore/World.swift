@@ -109,7 +109,7 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var rodsAlone = false
     /// This step's contact constraints in coloured batches of four (WideContacts.swift; empty: the scalar path),
     /// with the colouring's scratch: colour and constraint per contact, contacts by colour, colour ends, the colours
-    /// taken at each awake body; the bodies in packed-entry order (entry 0 is the padding lanes'), the body → entry
+    /// taken at each awake body (by entry); the bodies in packed-entry order (entry 0 is the padding lanes'), the body → entry
     /// map (−1 outside a build) and the packed state, (vx, vy, ω, 0) and (x, y, cos, sin) per entry.
     @exclusivity(unchecked) @usableFromInline var wideContacts: [WideContactBatch] = []
     @exclusivity(unchecked) @usableFromInline var contactColoured: [UInt64] = []
@@ -142,7 +142,6 @@ public final class World {
     // Broadphase state and scratch (reused; the steady step allocates nothing).
     @exclusivity(unchecked) @usableFromInline var cellSize: Float = 0
     @exclusivity(unchecked) @usableFromInline var staticGrid = StaticGrid()
-    @exclusivity(unchecked) @usableFromInline var awakeBoxes: [AABB] = []
     /// The awake bodies' boxes at their current transform (before sweeping), by slot, from this step's broadphase.
     @exclusivity(unchecked) @usableFromInline var tightBoxes: [AABB] = []
     @exclusivity(unchecked) @usableFromInline var cellEntries: [UInt64] = []
@@ -292,7 +291,7 @@ public final class World {
             bodies.allowsRotation.append(true); bodies.restitution.append(0); bodies.friction.append(0)
             bodies.charge.append(0); bodies.linearDamping.append(0); bodies.angularDamping.append(0)
             bodies.collisionClass.append(0); bodies.userTag.append(-1); bodies.sleepingIsland.append(-1)
-            bodies.staticBox.append(AABB(lower: .zero, upper: .zero)); bodies.binned.append(false)
+            bodies.binned.append(false)
             bodies.joints.append([])
         }
         let i = Int(id)
