@@ -64,6 +64,14 @@ struct Column<Element> {
         (base + last).deinitialize(count: 1)
     }
 
+    /// Gives the buffer back (a column of plain numbers with nothing in use): capacity 0, as a new column.
+    @usableFromInline mutating func release() {
+        guard capacity > 0 else { return }
+        base.deallocate()
+        base = UnsafeMutablePointer<Element>.allocate(capacity: 1)
+        capacity = 0
+    }
+
     @usableFromInline func swapAt(_ i: Int, _ j: Int) {
         if i != j { swap(&base[i], &base[j]) }
     }

@@ -74,6 +74,7 @@ extension World {
     /// capacity, keeping twice the count: a steady step never reallocates, and only a count that doubles again
     /// grows the table back.
     func releaseUnusedScratch() {
+        if bodies.awakeCount == 0 && awakeJoints.isEmpty { releaseScratchAtRest(); return }
         @inline(__always) func shrink<T>(_ a: inout [T], _ used: Int, floor: Int) {
             guard a.capacity > floor && used * 4 < a.capacity else { return }
             var fresh: [T] = []
@@ -94,6 +95,25 @@ extension World {
         if cellEntries.capacity > 4096 && cellEntries.count * 4 < cellEntries.capacity { cellEntries = [] }
         if sortScratch.count > 4096 && (cellEntries.count + pairs.count) * 4 < sortScratch.count { sortScratch = [] }
         if bucketCounts.count > 4096 && (cellEntries.count + pairs.count) * 16 < bucketCounts.count { bucketCounts = [] }
+    }
+
+    /// With every body asleep or static, nothing the step computes per awake body or per contact is needed until
+    /// something wakes: a resting world keeps its bodies, the static grid and the sleeping islands only. (The
+    /// tables grow back, once, on the step that wakes a body.) This step's events and fallen-asleep list are kept
+    /// for the caller to read.
+    func releaseScratchAtRest() {
+        /// Empties a list that is empty already (its capacity only).
+        @inline(__always) func release<T>(_ a: inout [T]) { if a.capacity > 0 && a.isEmpty { a = [] } }
+        release(&contacts); release(&pendingEnded)
+        release(&contactBeganEvents); release(&contactEndedEvents); release(&bodiesFallenAsleep)
+        // Per-step tables: the narrowphase's second contact list, this step's constraints (their impulses are stored
+        // in the contacts), colouring, packed state, candidate pairs, cell entries, sort and island scratch.
+        newContacts = []; constraints = []; wideContacts = []; contactColoured = []; contactSorted = []; contactBodies = []
+        contactBodyColours = []; contactBodyEntry = []; wideContactColourEnds = []
+        contactVelocity.release(); contactPose.release()
+        pairs = []; awakeOversize = []; wakeList = []
+        cellEntries = []; cellRanges = []; tightBoxes = []; sortScratch = []; sortCounts = []; bucketCounts = []
+        unionParent = []; islandMinSleep = []; islandRootIndex = []; islandRoots = []; islandMembers = []
     }
 
     func solve(h: Float, substeps: Int) {

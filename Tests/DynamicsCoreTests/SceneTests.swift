@@ -827,7 +827,8 @@ final class CapacityTests: XCTestCase {
 
 extension CapacityTests {
     /// The landing wave of rain needs several times the contacts of the pile that follows, and a pile asleep needs
-    /// none: the step gives the contact tables back once their count falls below a quarter of their capacity.
+    /// none: the step gives the contact tables back once their count falls below a quarter of their capacity, and
+    /// every per-step table once nothing is awake.
     func test_contactTables_areGivenBackAfterTheLandingWave_andWhenThePileSleeps() throws {
         let world = World()
         _ = try world.build(.rain(1000))
@@ -846,6 +847,30 @@ extension CapacityTests {
         XCTAssertLessThanOrEqual(world.newContacts.capacity, 4096)
         XCTAssertLessThanOrEqual(world.constraints.capacity, 4096)
         XCTAssertLessThanOrEqual(world.wideContacts.capacity, 1024)
+        // One more step at rest: every per-step table is given back; the bodies, the static grid and the
+        // sleeping islands (with their contacts) are all a resting world keeps.
+        world.step(dt: 1.0 / 60, substeps: 4)
+        let tables: [(String, Int)] = [
+            ("contacts", world.contacts.capacity), ("newContacts", world.newContacts.capacity),
+            ("constraints", world.constraints.capacity), ("wideContacts", world.wideContacts.capacity),
+            ("pairs", world.pairs.capacity), ("cellEntries", world.cellEntries.capacity),
+            ("cellRanges", world.cellRanges.capacity), ("tightBoxes", world.tightBoxes.capacity),
+            ("contactBodyColours", world.contactBodyColours.capacity), ("contactBodyEntry", world.contactBodyEntry.capacity),
+            ("contactVelocity", world.contactVelocity.capacity), ("unionParent", world.unionParent.capacity),
+            ("bucketCounts", world.bucketCounts.capacity), ("sortScratch", world.sortScratch.capacity)]
+        for (name, capacity) in tables { XCTAssertEqual(capacity, 0, "\(name) is given back at rest") }
+        let islandContacts = world.islands.reduce(0) { $0 + $1.contacts.count }
+        XCTAssertGreaterThan(islandContacts, 1000, "the sleeping islands keep their contacts")
+        // Waking the pile grows the tables back, and it settles again.
+        world.wakeAll()
+        var touched = 0
+        for _ in 0..<400 where world.awakeBodyCount > 0 {
+            world.step(dt: 1.0 / 60, substeps: 4)
+            touched = max(touched, world.constraints.count)
+        }
+        XCTAssertGreaterThan(touched, 1000, "the woken pile's contacts are solved again")
+        XCTAssertEqual(world.awakeBodyCount, 0, "and it sleeps again")
+        XCTAssertGreaterThan(world.islands.reduce(0) { $0 + $1.contacts.count }, 1000, "with its contacts kept")
     }
 }
 
