@@ -55,6 +55,8 @@ extension World {
     /// mass; their slots are still used so the loops need no branch (their velocity stays zero).
     func prepareContacts(h: Float) {
         constraints.removeAll(keepingCapacity: true)
+        // One constraint per contact: sized for them at once, with an eighth to spare (not doubled by appending).
+        if constraints.capacity < contacts.count { constraints.reserveCapacity(contacts.count + contacts.count / 8) }
         let pos = bodies.position.base, invMass = bodies.invMass.base, invI = bodies.invInertia.base
         let rot = bodies.rotation.base
         let awake = bodies.awakeCount

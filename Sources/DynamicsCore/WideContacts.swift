@@ -134,6 +134,14 @@ extension World {
                         normalMass: V(a.normalMass, b.normalMass, c.normalMass, d.normalMass),
                         tangentMass: V(a.tangentMass, b.tangentMass, c.tangentMass, d.tangentMass))
                 }
+                // Sized for this step's batches at once (a quarter of each colour, rounded up), with an eighth to spare.
+                var batches = 0, colourStart = 0
+                for colour in 0..<64 {
+                    let end = contactColourStart[colour]
+                    batches += (end - colourStart + 3) / 4
+                    colourStart = end
+                }
+                if wideContacts.capacity < batches { wideContacts.reserveCapacity(batches + batches / 8) }
                 var k = 0
                 wideContactColourEnds.removeAll(keepingCapacity: true)
                 for colour in 0..<64 {

@@ -83,6 +83,9 @@ extension World {
         var began = self.contactBeganEvents; self.contactBeganEvents = []
         var wakeList = self.wakeList; self.wakeList = []
         newContacts.removeAll(keepingCapacity: true)
+        // At most one contact per candidate pair of one-shape bodies: sized for that at once, with an eighth to spare.
+        let pairCount = self.pairs.count
+        if newContacts.capacity < pairCount { newContacts.reserveCapacity(pairCount + pairCount / 8) }
         wakeList.removeAll(keepingCapacity: true)
         let pairs = self.pairs, shapes = self.shapes
         let slot = bodies.slot, generation = bodies.generation, friction = bodies.friction

@@ -70,31 +70,35 @@ extension World {
     }
 
     /// Gives back scratch capacity after a transient peak (a landing wave can need four times the contacts of the
-    /// pile that follows, and a pile that falls asleep needs none). Only when the count is below a quarter of the
-    /// capacity, keeping twice the count: a steady step never reallocates, and only a count that doubles again
-    /// grows the table back.
+    /// pile that follows, and a pile that falls asleep needs none). The contact lists, constraints, wide batches
+    /// and cell entries are sized each step for what it needs, with an eighth to spare; a table holding more than
+    /// twice that (and past a floor) is given back and sized afresh by the next step, so a steady step never
+    /// reallocates and a count must halve before its table shrinks. Pairs and the colouring's lists, which grow by
+    /// appending, are given back below a quarter of their capacity.
     func releaseUnusedScratch() {
         if bodies.awakeCount == 0 && awakeJoints.isEmpty { releaseScratchAtRest(); return }
-        @inline(__always) func shrink<T>(_ a: inout [T], _ used: Int, floor: Int) {
-            guard a.capacity > floor && used * 4 < a.capacity else { return }
-            var fresh: [T] = []
-            fresh.reserveCapacity(Swift.max(used * 2, floor / 4))
-            fresh.append(contentsOf: a.prefix(used))
-            a = fresh
+        @inline(__always) func spare(_ n: Int) -> Int { n + n / 8 }
+        @inline(__always) func oversized<T>(_ a: [T], need: Int, floor: Int) -> Bool {
+            a.capacity > floor && a.capacity > 2 * spare(need)
         }
-        let used = contacts.count
-        shrink(&contacts, used, floor: 4096)
-        if newContacts.capacity > 4096 && used * 4 < newContacts.capacity { newContacts = [] }
-        if constraints.capacity > 4096 && used * 4 < constraints.capacity { constraints = [] }
-        // The wide batches (720 bytes for four contacts) and the colouring's lists follow the contacts.
-        if wideContacts.capacity > 1024 && used < wideContacts.capacity { wideContacts = [] }
+        let used = contacts.count, pairCount = pairs.count
+        // The contacts are live: copied into a table sized as the narrowphase sizes them.
+        if oversized(contacts, need: Swift.max(used, pairCount), floor: 4096) {
+            var fresh: [Contact] = []
+            fresh.reserveCapacity(spare(Swift.max(used, pairCount)))
+            fresh.append(contentsOf: contacts)
+            contacts = fresh
+        }
+        if oversized(newContacts, need: pairCount, floor: 4096) { newContacts = [] }
+        if oversized(constraints, need: used, floor: 4096) { constraints = [] }
+        if oversized(wideContacts, need: used / 4 + 64, floor: 1024) { wideContacts = [] }
+        if oversized(cellEntries, need: cellEntries.count, floor: 4096) { cellEntries = [] }
         if contactColoured.capacity > 4096 && used * 4 < contactColoured.capacity { contactColoured = [] }
         if contactSorted.count > 4096 && used * 4 < contactSorted.count { contactSorted = [] }
         if contactBodyColours.count > 4096 && used * 8 < contactBodyColours.count { contactBodyColours = [] }
-        if pairs.capacity > 4096 && pairs.count * 4 < pairs.capacity { pairs = [] }
-        if cellEntries.capacity > 4096 && cellEntries.count * 4 < cellEntries.capacity { cellEntries = [] }
-        if sortScratch.count > 4096 && (cellEntries.count + pairs.count) * 4 < sortScratch.count { sortScratch = [] }
-        if bucketCounts.count > 4096 && (cellEntries.count + pairs.count) * 16 < bucketCounts.count { bucketCounts = [] }
+        if pairs.capacity > 4096 && pairCount * 4 < pairs.capacity { pairs = [] }
+        if sortScratch.count > 4096 && (cellEntries.count + pairCount) * 4 < sortScratch.count { sortScratch = [] }
+        if bucketCounts.count > 4096 && (cellEntries.count + pairCount) * 16 < bucketCounts.count { bucketCounts = [] }
     }
 
     /// With every body asleep or static, nothing the step computes per awake body or per contact is needed until
