@@ -13,15 +13,13 @@ final class BodyStore {
     @exclusivity(unchecked) @usableFromInline var velocity = Column<Vec2>()        // points/s
     @exclusivity(unchecked) @usableFromInline var angularVelocity = Column<Float>() // rad/s
     @exclusivity(unchecked) @usableFromInline var invMass = Column<Float>()
-    /// The inverse mass twice, so the linear integration runs elementwise over 2n floats (vectorized).
-    @exclusivity(unchecked) @usableFromInline var invMass2 = Column<Vec2>()
     @exclusivity(unchecked) @usableFromInline var invInertia = Column<Float>()
     @exclusivity(unchecked) @usableFromInline var gravity = Column<Vec2>()         // points/s²
     @exclusivity(unchecked) @usableFromInline var force = Column<Vec2>()           // constant force, mass·points/s²
     /// Torque of constant forces applied at body-local offsets: torque = c·torqueA − s·torqueB (see World+Forces).
     @exclusivity(unchecked) @usableFromInline var torqueA = Column<Float>()
     @exclusivity(unchecked) @usableFromInline var torqueB = Column<Float>()
-    @exclusivity(unchecked) @usableFromInline var linearDampingFactor = Column<Vec2>()    // per substep, exp(−rate·h), twice (as invMass2)
+    @exclusivity(unchecked) @usableFromInline var linearDampingFactor = Column<Float>()    // per substep, exp(−rate·h)
     @exclusivity(unchecked) @usableFromInline var angularDampingFactor = Column<Float>()
     /// The substeps of a body that nothing constrains, in closed form (see `World.updateDampingFactors`): after
     /// n substeps of h under a constant acceleration a, v ← decay·v + gain·a and x ← x + gain·v₀ + positionGain·a.
@@ -73,7 +71,7 @@ final class BodyStore {
 
     deinit {
         position.free(count: count); rotation.free(count: count); velocity.free(count: count)
-        angularVelocity.free(count: count); invMass.free(count: count); invMass2.free(count: count); invInertia.free(count: count)
+        angularVelocity.free(count: count); invMass.free(count: count); invInertia.free(count: count)
         gravity.free(count: count); force.free(count: count); torqueA.free(count: count); torqueB.free(count: count)
         linearDampingFactor.free(count: count); angularDampingFactor.free(count: count)
         freeDecay.free(count: count); freeGain.free(count: count); freePositionGain.free(count: count)
@@ -94,7 +92,7 @@ final class BodyStore {
         guard n > count else { return }
         position.reserveExactly(n, count: count); rotation.reserveExactly(n, count: count)
         velocity.reserveExactly(n, count: count); angularVelocity.reserveExactly(n, count: count)
-        invMass.reserveExactly(n, count: count); invMass2.reserveExactly(n, count: count)
+        invMass.reserveExactly(n, count: count);
         invInertia.reserveExactly(n, count: count); gravity.reserveExactly(n, count: count)
         force.reserveExactly(n, count: count); torqueA.reserveExactly(n, count: count); torqueB.reserveExactly(n, count: count)
         linearDampingFactor.reserveExactly(n, count: count); angularDampingFactor.reserveExactly(n, count: count)
@@ -117,9 +115,9 @@ final class BodyStore {
     func appendSlot(id: Int32) -> Int {
         let s = count
         position.append(.zero, count: s); rotation.append(.identity, count: s); velocity.append(.zero, count: s)
-        angularVelocity.append(0, count: s); invMass.append(0, count: s); invMass2.append(.zero, count: s); invInertia.append(0, count: s)
+        angularVelocity.append(0, count: s); invMass.append(0, count: s); invInertia.append(0, count: s)
         gravity.append(.zero, count: s); force.append(.zero, count: s); torqueA.append(0, count: s)
-        torqueB.append(0, count: s); linearDampingFactor.append(Vec2(1, 1), count: s); angularDampingFactor.append(1, count: s)
+        torqueB.append(0, count: s); linearDampingFactor.append(1, count: s); angularDampingFactor.append(1, count: s)
         freeDecay.append(1, count: s); freeGain.append(0, count: s); freePositionGain.append(0, count: s)
         sleepTime.append(0, count: s); restAnchor.append(.zero, count: s); restAnchorRotation.append(.identity, count: s); extent.append(0, count: s); bodyIndex.append(id, count: s)
         box.append(AABB(lower: .zero, upper: .zero), count: s)
@@ -134,7 +132,7 @@ final class BodyStore {
         guard a != b else { return }
         slotVersion &+= 1
         position.swapAt(a, b); rotation.swapAt(a, b); velocity.swapAt(a, b); angularVelocity.swapAt(a, b)
-        invMass.swapAt(a, b); invMass2.swapAt(a, b); invInertia.swapAt(a, b); gravity.swapAt(a, b); force.swapAt(a, b)
+        invMass.swapAt(a, b); invInertia.swapAt(a, b); gravity.swapAt(a, b); force.swapAt(a, b)
         torqueA.swapAt(a, b); torqueB.swapAt(a, b); linearDampingFactor.swapAt(a, b)
         angularDampingFactor.swapAt(a, b); freeDecay.swapAt(a, b); freeGain.swapAt(a, b); freePositionGain.swapAt(a, b)
         sleepTime.swapAt(a, b); restAnchor.swapAt(a, b); restAnchorRotation.swapAt(a, b); extent.swapAt(a, b); bodyIndex.swapAt(a, b); box.swapAt(a, b)
@@ -166,7 +164,7 @@ final class BodyStore {
         swapSlots(s, last)
         position.removeBySwap(last, last: last); rotation.removeBySwap(last, last: last)
         velocity.removeBySwap(last, last: last); angularVelocity.removeBySwap(last, last: last)
-        invMass.removeBySwap(last, last: last); invMass2.removeBySwap(last, last: last); invInertia.removeBySwap(last, last: last)
+        invMass.removeBySwap(last, last: last); invInertia.removeBySwap(last, last: last)
         gravity.removeBySwap(last, last: last); force.removeBySwap(last, last: last)
         torqueA.removeBySwap(last, last: last); torqueB.removeBySwap(last, last: last)
         linearDampingFactor.removeBySwap(last, last: last); angularDampingFactor.removeBySwap(last, last: last)

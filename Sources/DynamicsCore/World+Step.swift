@@ -152,8 +152,9 @@ extension World {
 
     /// v ← (v + h·(g + a_field + (F + F_field)/m)) · e^(−c·h), ω ← (ω + h·τ/I) · e^(−c_ω·h), over the awake range.
     ///
-    /// The linear part runs elementwise over the 2n floats of the velocity column (inverse mass and damping are
-    /// stored per component for this), which the compiler vectorizes; the angular part is a separate loop.
+    /// The linear part runs elementwise over the 2n floats of the velocity column, two bodies per 4-wide vector
+    /// (each body's inverse mass and damping factor spread over its two components); the angular part is a
+    /// separate loop.
     func integrateVelocities(h: Float) {
         let n = bodies.awakeCount
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, rot = bodies.rotation.base
@@ -165,25 +166,41 @@ extension World {
             p.withMemoryRebound(to: Float.self, capacity: 2 * n, body)
         }
         let grav = bodies.gravity.base, force = bodies.force.base
-        let invMass2 = bodies.invMass2.base, linDamp = bodies.linearDampingFactor.base
-        floats(vel) { v in floats(grav) { g in floats(force) { f in floats(invMass2) { im in floats(linDamp) { d in
+        let im = bodies.invMass.base, d = bodies.linearDampingFactor.base
+        floats(vel) { v in floats(grav) { g in floats(force) { f in
             if fieldsActive {
                 prepareFieldColumns(count: n)
                 fieldForce.withUnsafeMutableBufferPointer { ffb in
                 fieldAcceleration.withUnsafeMutableBufferPointer { fab in
                     floats(ffb.baseAddress!) { ff in floats(fab.baseAddress!) { fa in
-                        for k in 0..<(2 * n) {
-                            v[k] = (v[k] + h * (g[k] + fa[k] + im[k] * (f[k] + ff[k]))) * d[k]
+                        var k = 0
+                        while k + 4 <= 2 * n {
+                            let s = k >> 1
+                            let r = (load4(v, k) + h * (load4(g, k) + load4(fa, k) + spread(im, s) * (load4(f, k) + load4(ff, k))))
+                                * spread(d, s)
+                            store4(r, v, k)
+                            k += 4
+                        }
+                        while k < 2 * n {
+                            v[k] = (v[k] + h * (g[k] + fa[k] + im[k >> 1] * (f[k] + ff[k]))) * d[k >> 1]
+                            k += 1
                         }
                     } }
                 }
                 }
             } else {
-                for k in 0..<(2 * n) {
-                    v[k] = (v[k] + h * (g[k] + im[k] * f[k])) * d[k]
+                var k = 0
+                while k + 4 <= 2 * n {
+                    let s = k >> 1
+                    store4((load4(v, k) + h * (load4(g, k) + spread(im, s) * load4(f, k))) * spread(d, s), v, k)
+                    k += 4
+                }
+                while k < 2 * n {
+                    v[k] = (v[k] + h * (g[k] + im[k >> 1] * f[k])) * d[k >> 1]
+                    k += 1
                 }
             }
-        } } } } }
+        } } }
         for s in 0..<n {
             let q = rot[s]
             let torque = q.c * tA[s] - q.s * tB[s]
@@ -215,7 +232,7 @@ extension World {
         let n = bodies.awakeCount
         let vel = bodies.velocity.base, pos = bodies.position.base
         let grav = bodies.gravity.base, force = bodies.force.base
-        let invMass2 = bodies.invMass2.base, linDamp = bodies.linearDampingFactor.base
+        let im = bodies.invMass.base, d = bodies.linearDampingFactor.base
         if fieldsActive { prepareFieldColumns(count: n) }
         @inline(__always) func floats<R>(_ p: UnsafeMutablePointer<Vec2>, _ body: (UnsafeMutablePointer<Float>) -> R) -> R {
             p.withMemoryRebound(to: Float.self, capacity: 2 * n, body)
@@ -223,12 +240,12 @@ extension World {
         // Four floats (two bodies) per SSE register; the substeps run on registers. Elementwise IEEE operations in
         // the same order as the scalar path, so the results are the same to the bit.
         @inline(__always) func run(_ a4: (Int) -> SIMD4<Float>, _ a1: (Int) -> Float, _ v: UnsafeMutablePointer<Float>,
-                                   _ x: UnsafeMutablePointer<Float>, _ d: UnsafeMutablePointer<Float>) {
+                                   _ x: UnsafeMutablePointer<Float>) {
             let count = 2 * n
             var k = 0
             while k + 4 <= count {
                 let a = a4(k)
-                let dk = UnsafeRawPointer(d + k).loadUnaligned(as: SIMD4<Float>.self)
+                let dk = spread(d, k >> 1)
                 var vk = UnsafeRawPointer(v + k).loadUnaligned(as: SIMD4<Float>.self)
                 var xk = UnsafeRawPointer(x + k).loadUnaligned(as: SIMD4<Float>.self)
                 for _ in 0..<substeps {
@@ -240,7 +257,7 @@ extension World {
                 k += 4
             }
             while k < count {
-                let a = a1(k), dk = d[k]
+                let a = a1(k), dk = d[k >> 1]
                 var vk = v[k], xk = x[k]
                 for _ in 0..<substeps {
                     vk = (vk + h * a) * dk
@@ -251,23 +268,20 @@ extension World {
                 k += 1
             }
         }
-        @inline(__always) func load(_ p: UnsafeMutablePointer<Float>, _ k: Int) -> SIMD4<Float> {
-            UnsafeRawPointer(p + k).loadUnaligned(as: SIMD4<Float>.self)
-        }
-        floats(vel) { v in floats(pos) { x in floats(grav) { g in floats(force) { f in floats(invMass2) { im in floats(linDamp) { d in
+        floats(vel) { v in floats(pos) { x in floats(grav) { g in floats(force) { f in
             if fieldsActive {
                 fieldForce.withUnsafeMutableBufferPointer { ffb in
                 fieldAcceleration.withUnsafeMutableBufferPointer { fab in
                     floats(ffb.baseAddress!) { ff in floats(fab.baseAddress!) { fa in
-                        run({ k in load(g, k) + load(fa, k) + load(im, k) * (load(f, k) + load(ff, k)) },
-                            { k in g[k] + fa[k] + im[k] * (f[k] + ff[k]) }, v, x, d)
+                        run({ k in load4(g, k) + load4(fa, k) + spread(im, k >> 1) * (load4(f, k) + load4(ff, k)) },
+                            { k in g[k] + fa[k] + im[k >> 1] * (f[k] + ff[k]) }, v, x)
                     } }
                 }
                 }
             } else {
-                run({ k in load(g, k) + load(im, k) * load(f, k) }, { k in g[k] + im[k] * f[k] }, v, x, d)
+                run({ k in load4(g, k) + spread(im, k >> 1) * load4(f, k) }, { k in g[k] + im[k >> 1] * f[k] }, v, x)
             }
-        } } } } } }
+        } } } }
         let angVel = bodies.angularVelocity.base, tA = bodies.torqueA.base, tB = bodies.torqueB.base
         for s in 0..<n where angVel[s] != 0 || tA[s] != 0 || tB[s] != 0 {
             integrateSpin(slot: s, h: h, substeps: substeps)
@@ -291,4 +305,19 @@ extension World {
             if w != 0 { rot[s] = rot[s].integrated(by: h * w) }
         }
     }
+}
+
+/// Four floats from `p + k`.
+@inline(__always) func load4(_ p: UnsafeMutablePointer<Float>, _ k: Int) -> SIMD4<Float> {
+    UnsafeRawPointer(p + k).loadUnaligned(as: SIMD4<Float>.self)
+}
+
+@inline(__always) func store4(_ value: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>, _ k: Int) {
+    UnsafeMutableRawPointer(p + k).storeBytes(of: value, as: SIMD4<Float>.self)
+}
+
+/// The per-body values of bodies s and s + 1, each over its two (x, y) components: (p[s], p[s], p[s+1], p[s+1]).
+@inline(__always) func spread(_ p: UnsafeMutablePointer<Float>, _ s: Int) -> SIMD4<Float> {
+    let m = UnsafeRawPointer(p + s).loadUnaligned(as: SIMD2<Float>.self)
+    return SIMD4(lowHalf: SIMD2(repeating: m.x), highHalf: SIMD2(repeating: m.y))
 }

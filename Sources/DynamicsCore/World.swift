@@ -404,11 +404,10 @@ public final class World {
     func updateMass(id i: Int, slot s: Int) {
         bodies.slotVersion &+= 1
         if bodies.type[i] == .static {
-            bodies.invMass[s] = 0; bodies.invMass2[s] = .zero; bodies.invInertia[s] = 0
+            bodies.invMass[s] = 0; bodies.invInertia[s] = 0
         } else {
             let m = bodies.mass[i], I = bodies.inertia[i]
             bodies.invMass[s] = m > 0 ? 1 / m : 0
-            bodies.invMass2[s] = Vec2(repeating: bodies.invMass[s])
             bodies.invInertia[s] = (bodies.allowsRotation[i] && I > 0) ? 1 / I : 0
         }
     }
@@ -662,7 +661,7 @@ public final class World {
             let l = linear[i], a = angular[i]
             if l != lastLinear { lastLinear = l; terms = Self.dampingTerms(l, h: h, substeps: n) }
             if a != lastAngular { lastAngular = a; da = _exp(-a * h) }
-            linearFactor[s] = Vec2(repeating: terms.d)
+            linearFactor[s] = terms.d
             angularFactor[s] = da
             decay[s] = terms.decay
             gain[s] = terms.gain
@@ -673,7 +672,7 @@ public final class World {
     func updateDampingFactors(slot s: Int, id i: Int) {
         let (h, n) = dampingStep
         let terms = Self.dampingTerms(bodies.linearDamping[i], h: h, substeps: n)
-        bodies.linearDampingFactor[s] = Vec2(repeating: terms.d)
+        bodies.linearDampingFactor[s] = terms.d
         bodies.angularDampingFactor[s] = _exp(-bodies.angularDamping[i] * h)
         bodies.freeDecay[s] = terms.decay
         bodies.freeGain[s] = terms.gain
