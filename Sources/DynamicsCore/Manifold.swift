@@ -20,7 +20,20 @@ public struct ManifoldPoint: Sendable {
 public struct Manifold: Sendable {
     public var normal: Vec2 = .zero
     public var points: (ManifoldPoint, ManifoldPoint) = (ManifoldPoint(), ManifoldPoint())
-    public var pointCount: Int = 0
+    /// 0, 1 or 2, in one byte: a contact record fills 128 bytes, not 144 (World's `Contact` puts its flag in the
+    /// manifold's tail).
+    @usableFromInline var storedPointCount: UInt8 = 0
+
+    /// The number of points in use: 0, 1 or 2.
+    public var pointCount: Int {
+        @inline(__always) get { Int(storedPointCount) }
+        @inline(__always) set {
+            precondition(newValue >= 0 && newValue <= 2, "a manifold has 0, 1 or 2 points, got \(newValue)")
+            storedPointCount = UInt8(truncatingIfNeeded: newValue)
+        }
+    }
+
+    public init() {}
 
     @inline(__always) subscript(i: Int) -> ManifoldPoint {
         get { i == 0 ? points.0 : points.1 }

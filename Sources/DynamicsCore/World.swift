@@ -17,12 +17,19 @@ struct ShapeRecord {
 /// a hash map.
 @usableFromInline
 struct Contact {
+    // In this order the record is 128 bytes: `touching` sits in the manifold's tail, after its one-byte count.
     @usableFromInline var keyHi: UInt64      // bodyA << 32 | bodyB (id indices, A < B)
-    @usableFromInline var keyLo: UInt32      // local shape A << 16 | local shape B
     @usableFromInline var manifold: Manifold
+    @usableFromInline var touching: Bool
+    @usableFromInline var keyLo: UInt32      // local shape A << 16 | local shape B
     @usableFromInline var friction: Float
     @usableFromInline var restitution: Float
-    @usableFromInline var touching: Bool
+
+    @inline(__always) init(keyHi: UInt64, keyLo: UInt32, manifold: Manifold, friction: Float, restitution: Float,
+                           touching: Bool) {
+        self.keyHi = keyHi; self.manifold = manifold; self.touching = touching; self.keyLo = keyLo
+        self.friction = friction; self.restitution = restitution
+    }
 
     @inline(__always) var bodyA: Int32 { Int32(truncatingIfNeeded: keyHi >> 32) }
     @inline(__always) var bodyB: Int32 { Int32(truncatingIfNeeded: keyHi & 0xFFFF_FFFF) }

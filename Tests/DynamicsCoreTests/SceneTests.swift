@@ -803,6 +803,15 @@ final class WideContactTests: XCTestCase {
 
 /// Bulk creation sizes the tables once.
 final class CapacityTests: XCTestCase {
+    /// Every contact is kept in two lists (this step's and last step's) and in its sleeping island: its record is
+    /// held to 128 bytes (the manifold's one-byte point count leaves room for the touching flag).
+    func test_contactRecord_is128Bytes() {
+        XCTAssertEqual(MemoryLayout<Contact>.stride, 128)
+        var m = Manifold()
+        m.pointCount = 2
+        XCTAssertEqual(m.pointCount, 2)
+    }
+
     func test_reserveCapacity_sizesTheTablesExactly_andRefusesNegativeCounts() throws {
         let world = World()
         try world.reserveCapacity(bodies: 1001, shapes: 1001, vertices: 4004)
