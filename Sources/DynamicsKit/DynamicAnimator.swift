@@ -109,7 +109,7 @@ open class DynamicAnimator {
     // Items joined to the world, by tag (the body's user tag).
     var records: [ItemRecord?] = []
     var freeTags: [Int] = []
-    var tagOf: [ObjectIdentifier: Int] = [:]
+    var tagOf = TagMap()
     var boundaryOwner: [BodyID: (CollisionBehavior, AnyHashable?)] = [:]
     /// Bodies removed since the last event dispatch, for naming ended contacts.
     var retired: [BodyID: RetiredBody] = [:]
@@ -395,4 +395,17 @@ typealias GroupMember = (item: DynamicItem, offset: Vec2, angle: Float)
 enum RetiredBody {
     case item(DynamicItem)
     case boundary(CollisionBehavior, AnyHashable?)
+}
+
+/// Item → tag: a dictionary with 32-bit values (tags index `records`), about 20 bytes an item where Int values
+/// take 26.
+struct TagMap {
+    private var map: [ObjectIdentifier: Int32] = [:]
+    subscript(_ id: ObjectIdentifier) -> Int? {
+        get { map[id].map { Int($0) } }
+        set { map[id] = newValue.map { Int32($0) } }
+    }
+    var count: Int { map.count }
+    var capacity: Int { map.capacity }
+    mutating func reserveCapacity(_ n: Int) { map.reserveCapacity(n) }
 }
