@@ -39,20 +39,31 @@ public final class HeadlessItem: DynamicItem, CustomStringConvertible {
     @exclusivity(unchecked) public var bounds: CGRect
     @exclusivity(unchecked) public var transform: CGAffineTransform = .identity
     public var collisionBoundsType: DynamicItemCollisionBoundsType
-    public var collisionBoundingPath: BezierPath
+    /// The outline for `.path` bounds. An item that is not given one makes its empty path when first asked, so
+    /// ten thousand rectangles do not carry ten thousand empty paths.
+    public var collisionBoundingPath: BezierPath {
+        get {
+            if let path = storedPath { return path }
+            let path = BezierPath()
+            storedPath = path
+            return path
+        }
+        set { storedPath = newValue }
+    }
+    private var storedPath: BezierPath?
     /// A name for messages and renderings.
     public var name: String?
     /// A CSS colour for renderings (for example "#3478f6").
     public var color: String?
 
     public init(center: CGPoint, size: CGSize, name: String? = nil, color: String? = nil,
-                collisionBoundsType: DynamicItemCollisionBoundsType = .rectangle, collisionBoundingPath: BezierPath = BezierPath()) {
+                collisionBoundsType: DynamicItemCollisionBoundsType = .rectangle, collisionBoundingPath: BezierPath? = nil) {
         self.center = center
         self.bounds = CGRect(origin: .zero, size: size)
         self.name = name
         self.color = color
         self.collisionBoundsType = collisionBoundsType
-        self.collisionBoundingPath = collisionBoundingPath
+        self.storedPath = collisionBoundingPath
     }
 
     /// The rotation of `transform`, radians.

@@ -225,6 +225,17 @@ final class ShapeTests: XCTestCase {
         XCTAssertClose(item.angle, 0, within: 0.02)
     }
 
+    /// An item given no path has an empty one, made once when first asked; a path set later is the one kept.
+    func test_headlessItem_pathDefaultsToOneEmptyPath() {
+        let item = HeadlessItem(center: .zero, size: CGSize(width: 10, height: 10))
+        let first = item.collisionBoundingPath
+        XCTAssertTrue(first.elements.isEmpty)
+        XCTAssertTrue(item.collisionBoundingPath === first, "the same path each time")
+        let other = BezierPath(rect: CGRect(x: -5, y: -5, width: 10, height: 10))
+        item.collisionBoundingPath = other
+        XCTAssertTrue(item.collisionBoundingPath === other)
+    }
+
     /// "DynamicItemGroup(items:) is one rigid body made of its members' shapes": members move as one.
     func test_itemGroup_movesAsOneRigidBody() {
         let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 400, height: 400))
