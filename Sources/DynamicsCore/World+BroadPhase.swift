@@ -21,27 +21,33 @@ extension World {
 
     /// The tight box of a body's shapes at its current transform.
     @inline(__always) func bodyBox(id i: Int, slot s: Int) -> AABB {
+        shapes.withUnsafeBufferPointer { sh in
+            polygonVertices.withUnsafeBufferPointer { pv in
+                bodyBox(id: i, slot: s, shapes: sh.baseAddress!, vertices: pv.baseAddress)
+            }
+        }
+    }
+
+    /// `bodyBox(id:slot:)` over the shape and vertex tables' storage (a loop over many bodies takes them once).
+    @inline(__always) func bodyBox(id i: Int, slot s: Int, shapes sh: UnsafePointer<ShapeRecord>,
+                                   vertices pv: UnsafePointer<Vec2>?) -> AABB {
         let p = bodies.position[s], q = bodies.rotation[s]
         var lo = Vec2(repeating: .greatestFiniteMagnitude), hi = Vec2(repeating: -.greatestFiniteMagnitude)
         let start = Int(bodies.shapeStart[i]), n = Int(bodies.shapeCount[i])
-        shapes.withUnsafeBufferPointer { sh in
-            polygonVertices.withUnsafeBufferPointer { pv in
-                for k in start..<(start + n) {
-                    let shape = sh[k]
-                    switch shape.kind {
-                    case .circle:
-                        let c = p + q.rotate(shape.p0)
-                        lo = minimum(lo, c - shape.radius); hi = maximum(hi, c + shape.radius)
-                    case .segment:
-                        let a = p + q.rotate(shape.p0), b = p + q.rotate(shape.p1)
-                        lo = minimum(lo, minimum(a, b)); hi = maximum(hi, maximum(a, b))
-                    case .polygon:
-                        let vs = Int(shape.vertexStart)
-                        for v in vs..<(vs + Int(shape.vertexCount)) {
-                            let w = p + q.rotate(pv[v])
-                            lo = minimum(lo, w); hi = maximum(hi, w)
-                        }
-                    }
+        for k in start..<(start + n) {
+            let shape = sh[k]
+            switch shape.kind {
+            case .circle:
+                let c = p + q.rotate(shape.p0)
+                lo = minimum(lo, c - shape.radius); hi = maximum(hi, c + shape.radius)
+            case .segment:
+                let a = p + q.rotate(shape.p0), b = p + q.rotate(shape.p1)
+                lo = minimum(lo, minimum(a, b)); hi = maximum(hi, maximum(a, b))
+            case .polygon:
+                let vs = Int(shape.vertexStart)
+                for v in vs..<(vs + Int(shape.vertexCount)) {
+                    let w = p + q.rotate(pv![v])
+                    lo = minimum(lo, w); hi = maximum(hi, w)
                 }
             }
         }
@@ -139,6 +145,9 @@ extension World {
         do { let ab = boxBuffer
         tightBoxes.withUnsafeMutableBufferPointer { tb in
         cellRanges.withUnsafeMutableBufferPointer { cr in
+        shapes.withUnsafeBufferPointer { shapeBuffer in
+        polygonVertices.withUnsafeBufferPointer { vertexBuffer in
+            let shapeBase = shapeBuffer.baseAddress!, vertexBase = vertexBuffer.baseAddress
             for s in 0..<n {
                 let i = Int(bodyIndex[s])
                 if !active[Int(classOf[i])] {
@@ -146,7 +155,7 @@ extension World {
                     cr[s] = CellRange.unbinned
                     continue
                 }
-                var box = bodyBox(id: i, slot: s)
+                var box = bodyBox(id: i, slot: s, shapes: shapeBase, vertices: vertexBase)
                 tb[s] = box
                 let d = dt * vel[s] + (dt * dt) * grav[s]
                 let spin = abs(angVel[s]) * ext[s] * dt
@@ -165,6 +174,8 @@ extension World {
                 cy0 = Swift.min(cy0, c.y0); cy1 = Swift.max(cy1, c.y1)
                 entryTotal += c.cellCount
             }
+        }
+        }
         }
         }
         }
@@ -284,8 +295,8 @@ extension World {
                 }
             }
 
-            // Awake against static and sleeping bodies.
-            for s in 0..<n {
+            // Awake against static and sleeping bodies (none binned in cells: only the oversize ones, below).
+            for s in 0..<(staticGrid.used > 0 ? n : 0) {
                 let box = boxes[s]
                 guard box.lower.x <= box.upper.x else { continue }
                 let i = Int(bodyIndex[s])
