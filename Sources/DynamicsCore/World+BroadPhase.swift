@@ -199,11 +199,15 @@ extension World {
                 cellEntries.withUnsafeMutableBufferPointer { eb in
                     let next = cb.baseAddress!, entries = eb.baseAddress!
                     next.update(repeating: 0, count: buckets + 1)
-                    for s in 0..<n {
+                    /// Slot s's cells as column and row ranges from the rectangle's corner, if binned.
+                    @inline(__always) func offsets(_ s: Int) -> (bx: Int, ex: Int, by: Int, ey: Int)? {
                         let r = cr[s]
-                        guard r.isBinned else { continue }
-                        let bx = Int(UInt16(bitPattern: r.x0) &- x0), ex = bx + Int(UInt16(bitPattern: r.x1 &- r.x0))
-                        let by = Int(UInt16(bitPattern: r.y0) &- y0), ey = by + Int(UInt16(bitPattern: r.y1 &- r.y0))
+                        guard r.isBinned else { return nil }
+                        let bx = Int(UInt16(bitPattern: r.x0) &- x0), by = Int(UInt16(bitPattern: r.y0) &- y0)
+                        return (bx, bx + Int(UInt16(bitPattern: r.x1 &- r.x0)), by, by + Int(UInt16(bitPattern: r.y1 &- r.y0)))
+                    }
+                    for s in 0..<n {
+                        guard let (bx, ex, by, ey) = offsets(s) else { continue }
                         for y in by...ey {
                             let row = y * width + 1
                             for x in bx...ex { next[row + x] += 1 }
@@ -211,10 +215,7 @@ extension World {
                     }
                     for b in 0..<buckets { next[b + 1] += next[b] }
                     for s in 0..<n {
-                        let r = cr[s]
-                        guard r.isBinned else { continue }
-                        let bx = Int(UInt16(bitPattern: r.x0) &- x0), ex = bx + Int(UInt16(bitPattern: r.x1 &- r.x0))
-                        let by = Int(UInt16(bitPattern: r.y0) &- y0), ey = by + Int(UInt16(bitPattern: r.y1 &- r.y0))
+                        guard let (bx, ex, by, ey) = offsets(s) else { continue }
                         for y in by...ey {
                             let row = y * width
                             let keyY = UInt64(UInt16(truncatingIfNeeded: y) &+ y0) << 48
