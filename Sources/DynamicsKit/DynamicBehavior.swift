@@ -93,25 +93,33 @@ open class DynamicBehavior {
 open class ItemBehavior: DynamicBehavior {
     public private(set) var items: [DynamicItem]
     /// Membership of `items` (only looked up, never iterated: the order is `items`'), so adding thousands of
-    /// items stays linear.
-    private var itemIDs: Set<ObjectIdentifier>
+    /// items one by one stays linear. Made when first needed (`addItem` or a per-item setting), not for a
+    /// behavior given its items at once and never asked: ten thousand items would carry a set they never use.
+    private var itemIDs: Set<ObjectIdentifier>?
 
     public init(items: [DynamicItem] = []) {
         var unique: [DynamicItem] = []
         var ids = Set<ObjectIdentifier>()
         for item in items where ids.insert(ObjectIdentifier(item)).inserted { unique.append(item) }
         self.items = unique
-        itemIDs = ids
         super.init()
+    }
+
+    /// The membership set, made from `items` on first use.
+    private func memberIDs() -> Set<ObjectIdentifier> {
+        if let ids = itemIDs { return ids }
+        let ids = Set(items.map { ObjectIdentifier($0) })
+        itemIDs = ids
+        return ids
     }
 
     /// Adds an item; adding one already held does nothing. In an animator, the item is validated now and a bad
     /// one (zero or non-finite size, invalid path) is refused.
     public func addItem(_ item: DynamicItem) {
-        if itemIDs.contains(ObjectIdentifier(item)) { return }
+        if memberIDs().contains(ObjectIdentifier(item)) { return }
         if let animator = dynamicAnimator { guard animator.validateItem(item, in: self) else { return } }
         items.append(item)
-        itemIDs.insert(ObjectIdentifier(item))
+        itemIDs?.insert(ObjectIdentifier(item))
         invalidate()
     }
 
@@ -122,7 +130,7 @@ open class ItemBehavior: DynamicBehavior {
             return
         }
         items.remove(at: k)
-        itemIDs.remove(ObjectIdentifier(item))
+        itemIDs?.remove(ObjectIdentifier(item))
         itemRemoved(item)
         invalidate()
     }
@@ -131,7 +139,7 @@ open class ItemBehavior: DynamicBehavior {
 
     override var memberItems: [DynamicItem] { items }
 
-    func holds(_ item: DynamicItem) -> Bool { itemIDs.contains(ObjectIdentifier(item)) }
+    func holds(_ item: DynamicItem) -> Bool { memberIDs().contains(ObjectIdentifier(item)) }
 }
 
 /// Checks that a value is finite; reports a violation naming `what` and `owner` otherwise.
