@@ -246,14 +246,14 @@ extension World {
             while k + 4 <= count {
                 let a = a4(k)
                 let dk = spread(d, k >> 1)
-                var vk = UnsafeRawPointer(v + k).loadUnaligned(as: SIMD4<Float>.self)
-                var xk = UnsafeRawPointer(x + k).loadUnaligned(as: SIMD4<Float>.self)
+                var vk = load4(v, k)
+                var xk = load4(x, k)
                 for _ in 0..<substeps {
                     vk = (vk + h * a) * dk
                     xk += h * vk
                 }
-                UnsafeMutableRawPointer(v + k).storeBytes(of: vk, as: SIMD4<Float>.self)
-                UnsafeMutableRawPointer(x + k).storeBytes(of: xk, as: SIMD4<Float>.self)
+                store4(vk, v, k)
+                store4(xk, x, k)
                 k += 4
             }
             while k < count {

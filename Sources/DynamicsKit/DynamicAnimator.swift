@@ -289,7 +289,7 @@ open class DynamicAnimator {
         }
         guard validateItemState(item) else { return }
         do {
-            if record.shapesDiffer(size: item.bounds.size, boundsType: item.collisionBoundsType, density: CGFloat(record.density)) {
+            if record.shapesDiffer(size: item.bounds.size, boundsType: item.collisionBoundsType) {
                 let (shapes, _) = try makeShapes(for: item, density: CGFloat(record.density))
                 try world.setShapes(record.body, shapes)
                 let size = item.bounds.size
@@ -382,10 +382,10 @@ struct ItemRecord {
         self.isGroup = isGroup
     }
 
-    /// Whether shapes made now from `size`, `boundsType` and `density` could differ from the body's.
-    func shapesDiffer(size: CGSize, boundsType: DynamicItemCollisionBoundsType, density: CGFloat) -> Bool {
-        Float(size.width) != width || Float(size.height) != height || Float(density) != self.density
-            || boundsType != self.boundsType || boundsType == .path
+    /// Whether shapes made now from `size` and `boundsType` (at the recorded density) could differ from the
+    /// body's: a path is re-read every time.
+    func shapesDiffer(size: CGSize, boundsType: DynamicItemCollisionBoundsType) -> Bool {
+        Float(size.width) != width || Float(size.height) != height || boundsType != self.boundsType || boundsType == .path
     }
 }
 

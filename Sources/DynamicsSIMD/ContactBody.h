@@ -95,12 +95,7 @@ static inline __attribute__((always_inline)) void FN(contactGroup)(const dk_cont
         VF total = FN(max)(old + raw, zero);                                                                         \
         VF impulse = total - old;                                                                                     \
         VF Px = impulse * nx, Py = impulse * ny;                                                                      \
-        qAx = qAx - mA * Px;                                                                                          \
-        qAy = qAy - mA * Py;                                                                                          \
-        qA = qA - iA * ((rAx) * Py - (rAy) * Px);                                                                     \
-        qBx = qBx + mB * Px;                                                                                          \
-        qBy = qBy + mB * Py;                                                                                          \
-        qB = qB + iB * ((rBx) * Py - (rBy) * Px);                                                                     \
+        DK_APPLY_IMPULSE(qAx, qAy, qA, qBx, qBy, qB, Px, Py, rAx, rAy, rBx, rBy);                                     \
         impulseOut = impulse;                                                                                         \
         totalOut = total;                                                                                             \
     } while (0)
@@ -139,12 +134,7 @@ static inline __attribute__((always_inline)) void FN(contactGroup)(const dk_cont
         DK_SET_FIELD(b, pt.tangentImpulse, total);                                                                    \
         VF impulse = total - old;                                                                                     \
         VF Px = impulse * ny, Py = zero - impulse * nx;                                                               \
-        vAx = vAx - mA * Px;                                                                                          \
-        vAy = vAy - mA * Py;                                                                                          \
-        wA = wA - iA * ((rAx) * Py - (rAy) * Px);                                                                     \
-        vBx = vBx + mB * Px;                                                                                          \
-        vBy = vBy + mB * Py;                                                                                          \
-        wB = wB + iB * ((rBx) * Py - (rBy) * Px);                                                                     \
+        DK_APPLY_IMPULSE(vAx, vAy, wA, vBx, vBy, wB, Px, Py, rAx, rAy, rBx, rBy);                                     \
     } while (0)
     DK_RUB(p0, n0, r0Ax, r0Ay, r0Bx, r0By);
     DK_RUB(p1, n1, r1Ax, r1Ay, r1Bx, r1By);

@@ -81,3 +81,16 @@ static inline __attribute__((always_inline)) void FN(scatterPairs)(float *base, 
     }
 }
 
+#ifndef DK_APPLY_IMPULSE
+/// Applies the impulse (Px, Py) at the anchors rA, rB: body A's velocity (vx, vy, ω) loses it and body B's gains
+/// it, scaled by the inverse masses and inertias `mA`, `iA`, `mB`, `iB` of the enclosing scope.
+#define DK_APPLY_IMPULSE(vAx, vAy, wA, vBx, vBy, wB, Px, Py, rAx, rAy, rBx, rBy)                                    \
+    do {                                                                                                              \
+        vAx = vAx - mA * (Px);                                                                                        \
+        vAy = vAy - mA * (Py);                                                                                        \
+        wA = wA - iA * ((rAx) * (Py) - (rAy) * (Px));                                                                 \
+        vBx = vBx + mB * (Px);                                                                                        \
+        vBy = vBy + mB * (Py);                                                                                        \
+        wB = wB + iB * ((rBx) * (Py) - (rBy) * (Px));                                                                 \
+    } while (0)
+#endif

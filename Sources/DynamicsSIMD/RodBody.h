@@ -106,12 +106,7 @@ static inline __attribute__((always_inline)) void FN(rodGroup)(const dk_rod_pass
     DK_ROD_IMPULSE(b, ax * ((vBx - wB * rBy) - (vAx - wA * rAy)) + ay * ((vBy + wB * rBx) - (vAy + wA * rAx)), impulse);
     VF mA = DK_FIELD(b, mA), iA = DK_FIELD(b, iA), mB = DK_FIELD(b, mB), iB = DK_FIELD(b, iB);
     VF Px = impulse * ax, Py = impulse * ay;
-    vAx = vAx - mA * Px;
-    vAy = vAy - mA * Py;
-    wA = wA - iA * (rAx * Py - rAy * Px);
-    vBx = vBx + mB * Px;
-    vBy = vBy + mB * Py;
-    wB = wB + iB * (rBx * Py - rBy * Px);
+    DK_APPLY_IMPULSE(vAx, vAy, wA, vBx, vBy, wB, Px, Py, rAx, rAy, rBx, rBy);
     FN(scatter)(p->velocity, ea, vAx, vAy, wA);
     FN(scatter)(p->velocity, eb, vBx, vBy, wB);
 }

@@ -171,6 +171,22 @@ final class AnimatorTests: XCTestCase {
         let a = simulate(), b = simulate()
         XCTAssertEqual(a.map(\.bitPattern), b.map(\.bitPattern))
     }
+
+    /// A behavior's items are unique whether given at once or added one by one, before and after the membership
+    /// set is first needed; a removed item can be added again.
+    func test_behaviorItems_stayUnique_throughAddAndRemove() {
+        let a = HeadlessItem(center: .zero, size: CGSize(width: 10, height: 10))
+        let b = HeadlessItem(center: .zero, size: CGSize(width: 10, height: 10))
+        let g = GravityBehavior(items: [a, b, a])
+        XCTAssertEqual(g.items.count, 2)
+        g.addItem(a)
+        XCTAssertEqual(g.items.count, 2, "already held")
+        g.removeItem(a)
+        XCTAssertEqual(g.items.count, 1)
+        g.addItem(a); g.addItem(a)
+        XCTAssertEqual(g.items.count, 2)
+        XCTAssertTrue(g.items.last === a)
+    }
 }
 
 final class ShapeTests: XCTestCase {
@@ -223,22 +239,6 @@ final class ShapeTests: XCTestCase {
         // The base is 20 below (0,0); the centroid is higher, but the item center rests at 400 − 20.
         XCTAssertClose(item.center.y, 380, within: 1.5)
         XCTAssertClose(item.angle, 0, within: 0.02)
-    }
-
-    /// A behavior's items are unique whether given at once or added one by one, before and after the membership
-    /// set is first needed; a removed item can be added again.
-    func test_behaviorItems_stayUnique_throughAddAndRemove() {
-        let a = HeadlessItem(center: .zero, size: CGSize(width: 10, height: 10))
-        let b = HeadlessItem(center: .zero, size: CGSize(width: 10, height: 10))
-        let g = GravityBehavior(items: [a, b, a])
-        XCTAssertEqual(g.items.count, 2)
-        g.addItem(a)
-        XCTAssertEqual(g.items.count, 2, "already held")
-        g.removeItem(a)
-        XCTAssertEqual(g.items.count, 1)
-        g.addItem(a); g.addItem(a)
-        XCTAssertEqual(g.items.count, 2)
-        XCTAssertTrue(g.items.last === a)
     }
 
     /// An item given no path has an empty one, made once when first asked; a path set later is the one kept.
