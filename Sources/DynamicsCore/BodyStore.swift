@@ -15,17 +15,17 @@ final class BodyStore {
     @exclusivity(unchecked) @usableFromInline var invMass = Column<Float>()
     @exclusivity(unchecked) @usableFromInline var invInertia = Column<Float>()
     @exclusivity(unchecked) @usableFromInline var gravity = Column<Vec2>()         // points/s²
-    @exclusivity(unchecked) @usableFromInline var force = Column<Vec2>()           // constant force, mass·points/s²
+    @exclusivity(unchecked) @usableFromInline var force = LazyColumn<Vec2>(fill: .zero)           // constant force, mass·points/s²
     /// Torque of constant forces applied at body-local offsets: torque = c·torqueA − s·torqueB (see World+Forces).
-    @exclusivity(unchecked) @usableFromInline var torqueA = Column<Float>()
-    @exclusivity(unchecked) @usableFromInline var torqueB = Column<Float>()
-    @exclusivity(unchecked) @usableFromInline var linearDampingFactor = Column<Float>()    // per substep, exp(−rate·h)
-    @exclusivity(unchecked) @usableFromInline var angularDampingFactor = Column<Float>()
+    @exclusivity(unchecked) @usableFromInline var torqueA = LazyColumn<Float>(fill: 0)
+    @exclusivity(unchecked) @usableFromInline var torqueB = LazyColumn<Float>(fill: 0)
+    @exclusivity(unchecked) @usableFromInline var linearDampingFactor = LazyColumn<Float>(fill: 1)    // per substep, exp(−rate·h)
+    @exclusivity(unchecked) @usableFromInline var angularDampingFactor = LazyColumn<Float>(fill: 1)
     /// The substeps of a body that nothing constrains, in closed form (see `World.updateDampingFactors`): after
     /// n substeps of h under a constant acceleration a, v ← decay·v + gain·a and x ← x + gain·v₀ + positionGain·a.
-    @exclusivity(unchecked) @usableFromInline var freeDecay = Column<Float>()
-    @exclusivity(unchecked) @usableFromInline var freeGain = Column<Float>()
-    @exclusivity(unchecked) @usableFromInline var freePositionGain = Column<Float>()
+    @exclusivity(unchecked) @usableFromInline var freeDecay = LazyColumn<Float>(fill: 1)
+    @exclusivity(unchecked) @usableFromInline var freeGain = LazyColumn<Float>(fill: 0)
+    @exclusivity(unchecked) @usableFromInline var freePositionGain = LazyColumn<Float>(fill: 0)
     @exclusivity(unchecked) @usableFromInline var sleepTime = Column<Float>()
     /// Where the body was when its current rest window began (see World+Islands).
     @exclusivity(unchecked) @usableFromInline var restAnchor = Column<Vec2>()
@@ -56,6 +56,8 @@ final class BodyStore {
     @exclusivity(unchecked) @usableFromInline var restitution: [Float] = []
     @exclusivity(unchecked) @usableFromInline var friction: [Float] = []
     @exclusivity(unchecked) @usableFromInline var charge: [Float] = []
+    /// Damping rates, empty while every body's is 0 (as long as `linearDampingFactor` and `angularDampingFactor`
+    /// are not present).
     @exclusivity(unchecked) @usableFromInline var linearDamping: [Float] = []
     @exclusivity(unchecked) @usableFromInline var angularDamping: [Float] = []
     @exclusivity(unchecked) @usableFromInline var collisionClass: [Int32] = []
@@ -80,6 +82,35 @@ final class BodyStore {
     }
 
     @usableFromInline var idCapacity: Int { slot.count }
+
+    // MARK: columns made present when first needed (see `LazyColumn`)
+
+    func materialiseForce() { force.materialise(count: count, capacity: position.capacity) }
+
+    func materialiseTorque() {
+        torqueA.materialise(count: count, capacity: position.capacity)
+        torqueB.materialise(count: count, capacity: position.capacity)
+    }
+
+    /// The linear damping rates and their per-slot terms; the caller then computes the terms of every slot.
+    func materialiseLinearDamping() {
+        guard !linearDampingFactor.isPresent else { return }
+        linearDamping = Array(repeating: 0, count: slot.count)
+        linearDampingFactor.materialise(count: count, capacity: position.capacity)
+        freeDecay.materialise(count: count, capacity: position.capacity)
+        freeGain.materialise(count: count, capacity: position.capacity)
+        freePositionGain.materialise(count: count, capacity: position.capacity)
+    }
+
+    /// The angular damping rates and their per-slot factors (1 for every slot until set).
+    func materialiseAngularDamping() {
+        guard !angularDampingFactor.isPresent else { return }
+        angularDamping = Array(repeating: 0, count: slot.count)
+        angularDampingFactor.materialise(count: count, capacity: position.capacity)
+    }
+
+    @inline(__always) func linearDampingRate(_ i: Int) -> Float { linearDampingFactor.isPresent ? linearDamping[i] : 0 }
+    @inline(__always) func angularDampingRate(_ i: Int) -> Float { angularDampingFactor.isPresent ? angularDamping[i] : 0 }
 
     func isValid(_ id: BodyID) -> Bool {
         let i = Int(id.index)
@@ -106,7 +137,9 @@ final class BodyStore {
         shapeStart.reserveCapacity(ids); shapeCount.reserveCapacity(ids); localCenter.reserveCapacity(ids)
         mass.reserveCapacity(ids); inertia.reserveCapacity(ids); allowsRotation.reserveCapacity(ids)
         restitution.reserveCapacity(ids); friction.reserveCapacity(ids); charge.reserveCapacity(ids)
-        linearDamping.reserveCapacity(ids); angularDamping.reserveCapacity(ids); collisionClass.reserveCapacity(ids)
+        if linearDampingFactor.isPresent { linearDamping.reserveCapacity(ids) }
+        if angularDampingFactor.isPresent { angularDamping.reserveCapacity(ids) }
+        collisionClass.reserveCapacity(ids)
         userTag.reserveCapacity(ids); sleepingIsland.reserveCapacity(ids)
         binned.reserveCapacity(ids); joints.reserveCapacity(ids)
     }
@@ -116,9 +149,9 @@ final class BodyStore {
         let s = count
         position.append(.zero, count: s); rotation.append(.identity, count: s); velocity.append(.zero, count: s)
         angularVelocity.append(0, count: s); invMass.append(0, count: s); invInertia.append(0, count: s)
-        gravity.append(.zero, count: s); force.append(.zero, count: s); torqueA.append(0, count: s)
-        torqueB.append(0, count: s); linearDampingFactor.append(1, count: s); angularDampingFactor.append(1, count: s)
-        freeDecay.append(1, count: s); freeGain.append(0, count: s); freePositionGain.append(0, count: s)
+        gravity.append(.zero, count: s); force.append(count: s); torqueA.append(count: s)
+        torqueB.append(count: s); linearDampingFactor.append(count: s); angularDampingFactor.append(count: s)
+        freeDecay.append(count: s); freeGain.append(count: s); freePositionGain.append(count: s)
         sleepTime.append(0, count: s); restAnchor.append(.zero, count: s); restAnchorRotation.append(.identity, count: s); extent.append(0, count: s); bodyIndex.append(id, count: s)
         box.append(AABB(lower: .zero, upper: .zero), count: s)
         count += 1

@@ -76,3 +76,52 @@ struct Column<Element> {
         if i != j { swap(&base[i], &base[j]) }
     }
 }
+
+/// A column whose every slot holds `fill` until some slot is given another value. Until then it has no buffer,
+/// and the kernels leave its term out: a scene with no pushes or resistance pays neither memory nor loads for them.
+/// Once present it stays present.
+@usableFromInline
+struct LazyColumn<Element> {
+    @usableFromInline var column = Column<Element>()
+    @usableFromInline var isPresent = false
+    @usableFromInline let fill: Element
+
+    @usableFromInline init(fill: Element) { self.fill = fill }
+
+    /// The buffer, or nil while every slot holds `fill`.
+    @usableFromInline var base: UnsafeMutablePointer<Element>? { isPresent ? column.base : nil }
+
+    @usableFromInline subscript(i: Int) -> Element {
+        @inline(__always) get { isPresent ? column[i] : fill }
+        @inline(__always) nonmutating set { precondition(isPresent, "a lazy column is written before it is present"); column[i] = newValue }
+    }
+
+    /// Gives the column a buffer of `capacity` (at least `count`), every one of the `count` slots holding `fill`.
+    @usableFromInline mutating func materialise(count: Int, capacity: Int) {
+        guard !isPresent else { return }
+        column.reallocate(to: Swift.max(capacity, count), count: 0)
+        column.base.initialize(repeating: fill, count: count)
+        isPresent = true
+    }
+
+    @usableFromInline mutating func reserveExactly(_ minimum: Int, count: Int) {
+        if isPresent { column.reserveExactly(minimum, count: count) }
+    }
+
+    /// Appends `fill` at index `count` (the caller keeps the count).
+    @usableFromInline mutating func append(count: Int) {
+        if isPresent { column.append(fill, count: count) }
+    }
+
+    @usableFromInline func swapAt(_ i: Int, _ j: Int) {
+        if isPresent { column.swapAt(i, j) }
+    }
+
+    @usableFromInline func removeBySwap(_ i: Int, last: Int) {
+        if isPresent { column.removeBySwap(i, last: last) }
+    }
+
+    @usableFromInline func free(count: Int) {
+        column.free(count: isPresent ? count : 0)
+    }
+}

@@ -113,13 +113,23 @@ extension World {
     @inline(__always)
     func integrateSpin(slot i: Int, h: Float, substeps: Int) {
         let angVel = bodies.angularVelocity.base, rot = bodies.rotation.base
-        let invI = bodies.invInertia.base, tA = bodies.torqueA.base, tB = bodies.torqueB.base
-        let angDamp = bodies.angularDampingFactor.base
         var w = angVel[i]
         var q = rot[i]
-        for _ in 0..<substeps {
-            w = (w + h * invI[i] * (q.c * tA[i] - q.s * tB[i])) * angDamp[i]
-            if w != 0 { q = q.integrated(by: h * w) }
+        // Torque and damping where their columns are present; without them the same steps leave out a zero
+        // term and a factor of 1.
+        let invI = bodies.invInertia[i], tA = bodies.torqueA[i], tB = bodies.torqueB[i]
+        if let angDamp = bodies.angularDampingFactor.base {
+            for _ in 0..<substeps {
+                w = (w + h * invI * (q.c * tA - q.s * tB)) * angDamp[i]
+                if w != 0 { q = q.integrated(by: h * w) }
+            }
+        } else if bodies.torqueA.isPresent {
+            for _ in 0..<substeps {
+                w = w + h * invI * (q.c * tA - q.s * tB)
+                if w != 0 { q = q.integrated(by: h * w) }
+            }
+        } else {
+            for _ in 0..<substeps where w != 0 { q = q.integrated(by: h * w) }
         }
         angVel[i] = w
         rot[i] = q
@@ -147,13 +157,13 @@ extension World {
             var p = dk_free_params()
             p.position = raw(b.position.base); p.velocity = raw(b.velocity.base); p.rotation = raw(b.rotation.base)
             p.anchor = raw(b.restAnchor.base); p.anchorRotation = raw(b.restAnchorRotation.base)
-            p.gravity = UnsafePointer(raw(b.gravity.base)); p.force = UnsafePointer(raw(b.force.base))
+            p.gravity = UnsafePointer(raw(b.gravity.base)); p.force = b.force.base.map { UnsafePointer(raw($0)) }
             p.angularVelocity = b.angularVelocity.base; p.sleepTime = b.sleepTime.base
             p.invMass = UnsafePointer(b.invMass.base)
-            p.torqueA = UnsafePointer(b.torqueA.base); p.torqueB = UnsafePointer(b.torqueB.base)
+            p.torqueA = b.torqueA.base.map { UnsafePointer($0) }; p.torqueB = b.torqueB.base.map { UnsafePointer($0) }
             p.extent = UnsafePointer(b.extent.base)
-            p.decay = UnsafePointer(b.freeDecay.base); p.gain = UnsafePointer(b.freeGain.base)
-            p.positionGain = UnsafePointer(b.freePositionGain.base)
+            p.decay = b.freeDecay.base.map { UnsafePointer($0) }; p.gain = b.freeGain.base.map { UnsafePointer($0) }
+            p.positionGain = b.freePositionGain.base.map { UnsafePointer($0) }
             p.count = b.awakeCount
             p.central = freeCentral
             switch freeProgram {
@@ -166,6 +176,7 @@ extension World {
             p.perBody = gravityInUse || forceInUse || torqueInUse || springs || linearDampingInUse ? 1 : 0
             p.gravityOn = gravityInUse ? 1 : 0; p.forceOn = forceInUse ? 1 : 0
             p.torqueOn = torqueInUse ? 1 : 0; p.springs = springs ? 1 : 0
+            p.dampingOn = linearDampingInUse ? 1 : 0
             p.fields = fieldList.baseAddress
             p.fieldCount = fieldList.count
             p.dt = dt

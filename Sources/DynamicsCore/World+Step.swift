@@ -158,53 +158,42 @@ extension World {
     func integrateVelocities(h: Float) {
         let n = bodies.awakeCount
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, rot = bodies.rotation.base
-        let invI = bodies.invInertia.base, tA = bodies.torqueA.base, tB = bodies.torqueB.base
-        let angDamp = bodies.angularDampingFactor.base
-        // The linear part treats each Vec2 column as 2n floats (Vec2 is two Floats, stride 8), rebinding the
-        // memory for the loop as Swift requires.
-        @inline(__always) func floats<R>(_ p: UnsafeMutablePointer<Vec2>, _ body: (UnsafeMutablePointer<Float>) -> R) -> R {
-            p.withMemoryRebound(to: Float.self, capacity: 2 * n, body)
-        }
-        let grav = bodies.gravity.base, force = bodies.force.base
-        let im = bodies.invMass.base, d = bodies.linearDampingFactor.base
-        floats(vel) { v in floats(grav) { g in floats(force) { f in
-            if fieldsActive {
-                prepareFieldColumns(count: n)
-                fieldForce.withUnsafeMutableBufferPointer { ffb in
-                fieldAcceleration.withUnsafeMutableBufferPointer { fab in
-                    floats(ffb.baseAddress!) { ff in floats(fab.baseAddress!) { fa in
-                        var k = 0
-                        while k + 4 <= 2 * n {
-                            let s = k >> 1
-                            let r = (load4(v, k) + h * (load4(g, k) + load4(fa, k) + spread(im, s) * (load4(f, k) + load4(ff, k))))
-                                * spread(d, s)
-                            store4(r, v, k)
-                            k += 4
-                        }
-                        while k < 2 * n {
-                            v[k] = (v[k] + h * (g[k] + fa[k] + im[k >> 1] * (f[k] + ff[k]))) * d[k >> 1]
-                            k += 1
-                        }
-                    } }
-                }
-                }
-            } else {
-                var k = 0
+        if fieldsActive { prepareFieldColumns(count: n) }
+        withLinearTerms(count: n) { a4, a1, d in
+            let v = floats(vel)
+            var k = 0
+            if let d {
                 while k + 4 <= 2 * n {
-                    let s = k >> 1
-                    store4((load4(v, k) + h * (load4(g, k) + spread(im, s) * load4(f, k))) * spread(d, s), v, k)
+                    store4((load4(v, k) + h * a4(k)) * spread(d, k >> 1), v, k)
                     k += 4
                 }
                 while k < 2 * n {
-                    v[k] = (v[k] + h * (g[k] + im[k >> 1] * f[k])) * d[k >> 1]
+                    v[k] = (v[k] + h * a1(k)) * d[k >> 1]
+                    k += 1
+                }
+            } else {
+                while k + 4 <= 2 * n {
+                    store4(load4(v, k) + h * a4(k), v, k)
+                    k += 4
+                }
+                while k < 2 * n {
+                    v[k] = v[k] + h * a1(k)
                     k += 1
                 }
             }
-        } } }
-        for s in 0..<n {
-            let q = rot[s]
-            let torque = q.c * tA[s] - q.s * tB[s]
-            angVel[s] = (angVel[s] + h * invI[s] * torque) * angDamp[s]
+        }
+        // Torque and angular damping where their columns are present (a zero term and a factor of 1 left out).
+        let invI = bodies.invInertia.base
+        if let tA = bodies.torqueA.base, let tB = bodies.torqueB.base {
+            let angDamp = bodies.angularDampingFactor.base
+            for s in 0..<n {
+                let q = rot[s]
+                let torque = q.c * tA[s] - q.s * tB[s]
+                let w = angVel[s] + h * invI[s] * torque
+                angVel[s] = angDamp.map { w * $0[s] } ?? w
+            }
+        } else if let angDamp = bodies.angularDampingFactor.base {
+            for s in 0..<n { angVel[s] = angVel[s] * angDamp[s] }
         }
         // A velocity field sets the velocity outright, whatever else pushes.
         if fieldsActive && hasVelocityOverride {
@@ -212,6 +201,34 @@ extension World {
             velocityOverride.withUnsafeBufferPointer { o in
                 for s in 0..<covered where !o[s].x.isNaN { vel[s] = o[s] }
             }
+        }
+    }
+
+    /// Calls `body` with the acceleration of each velocity component k of the awake range (4-wide from k, and
+    /// one at k) — gravity, the fields' acceleration, and the constant and field forces over the mass, each where
+    /// present — and the per-body linear damping factor column if present. Each combination is its own loop.
+    @inline(__always)
+    func withLinearTerms(count n: Int, _ body: ((Int) -> SIMD4<Float>, (Int) -> Float, UnsafeMutablePointer<Float>?) -> Void) {
+        let g = floats(bodies.gravity.base), im = bodies.invMass.base
+        let d = bodies.linearDampingFactor.base
+        let force = bodies.force.base.map { floats($0) }
+        if fieldsActive {
+            fieldForce.withUnsafeMutableBufferPointer { ffb in
+            fieldAcceleration.withUnsafeMutableBufferPointer { fab in
+                let ff = floats(ffb.baseAddress!), fa = floats(fab.baseAddress!)
+                if let f = force {
+                    body({ k in load4(g, k) + load4(fa, k) + spread(im, k >> 1) * (load4(f, k) + load4(ff, k)) },
+                         { k in g[k] + fa[k] + im[k >> 1] * (f[k] + ff[k]) }, d)
+                } else {
+                    body({ k in load4(g, k) + load4(fa, k) + spread(im, k >> 1) * load4(ff, k) },
+                         { k in g[k] + fa[k] + im[k >> 1] * ff[k] }, d)
+                }
+            }
+            }
+        } else if let f = force {
+            body({ k in load4(g, k) + spread(im, k >> 1) * load4(f, k) }, { k in g[k] + im[k >> 1] * f[k] }, d)
+        } else {
+            body({ k in load4(g, k) }, { k in g[k] }, d)
         }
     }
 
@@ -230,61 +247,71 @@ extension World {
     /// each body's values stay in registers across the substeps, and the result is bit-identical.
     func integrateUnconstrained(h: Float, substeps: Int) {
         let n = bodies.awakeCount
-        let vel = bodies.velocity.base, pos = bodies.position.base
-        let grav = bodies.gravity.base, force = bodies.force.base
-        let im = bodies.invMass.base, d = bodies.linearDampingFactor.base
+        let v = floats(bodies.velocity.base), x = floats(bodies.position.base)
         if fieldsActive { prepareFieldColumns(count: n) }
-        @inline(__always) func floats<R>(_ p: UnsafeMutablePointer<Vec2>, _ body: (UnsafeMutablePointer<Float>) -> R) -> R {
-            p.withMemoryRebound(to: Float.self, capacity: 2 * n, body)
-        }
         // Four floats (two bodies) per SSE register; the substeps run on registers. Elementwise IEEE operations in
         // the same order as the scalar path, so the results are the same to the bit.
-        @inline(__always) func run(_ a4: (Int) -> SIMD4<Float>, _ a1: (Int) -> Float, _ v: UnsafeMutablePointer<Float>,
-                                   _ x: UnsafeMutablePointer<Float>) {
+        withLinearTerms(count: n) { a4, a1, d in
             let count = 2 * n
             var k = 0
-            while k + 4 <= count {
-                let a = a4(k)
-                let dk = spread(d, k >> 1)
-                var vk = load4(v, k)
-                var xk = load4(x, k)
-                for _ in 0..<substeps {
-                    vk = (vk + h * a) * dk
-                    xk += h * vk
+            if let d {
+                while k + 4 <= count {
+                    let a = a4(k)
+                    let dk = spread(d, k >> 1)
+                    var vk = load4(v, k)
+                    var xk = load4(x, k)
+                    for _ in 0..<substeps {
+                        vk = (vk + h * a) * dk
+                        xk += h * vk
+                    }
+                    store4(vk, v, k)
+                    store4(xk, x, k)
+                    k += 4
                 }
-                store4(vk, v, k)
-                store4(xk, x, k)
-                k += 4
-            }
-            while k < count {
-                let a = a1(k), dk = d[k >> 1]
-                var vk = v[k], xk = x[k]
-                for _ in 0..<substeps {
-                    vk = (vk + h * a) * dk
-                    xk += h * vk
-                }
-                v[k] = vk
-                x[k] = xk
-                k += 1
-            }
-        }
-        floats(vel) { v in floats(pos) { x in floats(grav) { g in floats(force) { f in
-            if fieldsActive {
-                fieldForce.withUnsafeMutableBufferPointer { ffb in
-                fieldAcceleration.withUnsafeMutableBufferPointer { fab in
-                    floats(ffb.baseAddress!) { ff in floats(fab.baseAddress!) { fa in
-                        run({ k in load4(g, k) + load4(fa, k) + spread(im, k >> 1) * (load4(f, k) + load4(ff, k)) },
-                            { k in g[k] + fa[k] + im[k >> 1] * (f[k] + ff[k]) }, v, x)
-                    } }
-                }
+                while k < count {
+                    let a = a1(k), dk = d[k >> 1]
+                    var vk = v[k], xk = x[k]
+                    for _ in 0..<substeps {
+                        vk = (vk + h * a) * dk
+                        xk += h * vk
+                    }
+                    v[k] = vk
+                    x[k] = xk
+                    k += 1
                 }
             } else {
-                run({ k in load4(g, k) + spread(im, k >> 1) * load4(f, k) }, { k in g[k] + im[k >> 1] * f[k] }, v, x)
+                while k + 4 <= count {
+                    let a = a4(k)
+                    var vk = load4(v, k)
+                    var xk = load4(x, k)
+                    for _ in 0..<substeps {
+                        vk = vk + h * a
+                        xk += h * vk
+                    }
+                    store4(vk, v, k)
+                    store4(xk, x, k)
+                    k += 4
+                }
+                while k < count {
+                    let a = a1(k)
+                    var vk = v[k], xk = x[k]
+                    for _ in 0..<substeps {
+                        vk = vk + h * a
+                        xk += h * vk
+                    }
+                    v[k] = vk
+                    x[k] = xk
+                    k += 1
+                }
             }
-        } } } }
-        let angVel = bodies.angularVelocity.base, tA = bodies.torqueA.base, tB = bodies.torqueB.base
-        for s in 0..<n where angVel[s] != 0 || tA[s] != 0 || tB[s] != 0 {
-            integrateSpin(slot: s, h: h, substeps: substeps)
+        }
+        let angVel = bodies.angularVelocity.base
+        if let tA = bodies.torqueA.base, let tB = bodies.torqueB.base {
+            for s in 0..<n where angVel[s] != 0 || tA[s] != 0 || tB[s] != 0 {
+                integrateSpin(slot: s, h: h, substeps: substeps)
+            }
+        } else {
+            for s in 0..<n where angVel[s] != 0 { integrateSpin(slot: s, h: h, substeps: substeps) }
         }
     }
 
@@ -314,6 +341,11 @@ extension World {
 
 @inline(__always) func store4(_ value: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>, _ k: Int) {
     UnsafeMutableRawPointer(p + k).storeBytes(of: value, as: SIMD4<Float>.self)
+}
+
+/// A column of (x, y) pairs as 2n floats (Vec2 is two Floats, stride 8).
+@inline(__always) func floats(_ p: UnsafeMutablePointer<Vec2>) -> UnsafeMutablePointer<Float> {
+    UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
 }
 
 /// The per-body values of bodies s and s + 1, each over its two (x, y) components: (p[s], p[s], p[s+1], p[s+1]).

@@ -174,13 +174,13 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var islandMembers: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var dampingH: Float = 0
     @exclusivity(unchecked) @usableFromInline var dampingSubsteps = 0
-    /// Set once any body has a non-zero gravity or constant force (never cleared): while false, the free-motion
-    /// pass skips those columns.
+    /// Set once any body has a non-zero gravity (never cleared): while false, the free-motion pass skips the column.
     @exclusivity(unchecked) @usableFromInline var gravityInUse = false
-    @exclusivity(unchecked) @usableFromInline var forceInUse = false
-    @exclusivity(unchecked) @usableFromInline var torqueInUse = false
-    /// Some body has (or had) linear damping; until then every body shares the undamped free-motion terms.
-    @exclusivity(unchecked) @usableFromInline var linearDampingInUse = false
+    /// Some body has (or had) a constant force, a torque, linear damping: their columns are present (never
+    /// cleared). Until then every body shares the undamped free-motion terms.
+    @usableFromInline var forceInUse: Bool { bodies.force.isPresent }
+    @usableFromInline var torqueInUse: Bool { bodies.torqueA.isPresent }
+    @usableFromInline var linearDampingInUse: Bool { bodies.linearDampingFactor.isPresent }
     /// The fields of the free-motion pass, compiled each step it runs (reused scratch; a raw column so the pass
     /// reads it without a closure).
     @exclusivity(unchecked) @usableFromInline var freeFields = Column<dk_free_field>()
@@ -296,7 +296,9 @@ public final class World {
             bodies.type.append(.dynamic); bodies.shapeStart.append(0); bodies.shapeCount.append(0)
             bodies.localCenter.append(.zero); bodies.mass.append(0); bodies.inertia.append(0)
             bodies.allowsRotation.append(true); bodies.restitution.append(0); bodies.friction.append(0)
-            bodies.charge.append(0); bodies.linearDamping.append(0); bodies.angularDamping.append(0)
+            bodies.charge.append(0)
+            if bodies.linearDampingFactor.isPresent { bodies.linearDamping.append(0) }
+            if bodies.angularDampingFactor.isPresent { bodies.angularDamping.append(0) }
             bodies.collisionClass.append(0); bodies.userTag.append(-1); bodies.sleepingIsland.append(-1)
             bodies.binned.append(false)
             bodies.joints.append([])
@@ -309,9 +311,10 @@ public final class World {
         bodies.restitution[i] = def.restitution
         bodies.friction[i] = def.friction
         bodies.charge[i] = def.charge
-        bodies.linearDamping[i] = def.linearDamping
-        if def.linearDamping != 0 { linearDampingInUse = true }
-        bodies.angularDamping[i] = def.angularDamping
+        if def.linearDamping != 0 { makeLinearDampingPresent() }
+        if bodies.linearDampingFactor.isPresent { bodies.linearDamping[i] = def.linearDamping }
+        if def.angularDamping != 0 { bodies.materialiseAngularDamping() }
+        if bodies.angularDampingFactor.isPresent { bodies.angularDamping[i] = def.angularDamping }
         bodies.collisionClass[i] = def.collisionClass
         bodies.userTag[i] = def.userTag
         bodies.sleepingIsland[i] = -1
@@ -610,9 +613,10 @@ public final class World {
         if bodies.force[s] == force && bodies.torqueA[s] == torqueA && bodies.torqueB[s] == torqueB { return }
         wakeBody(i)
         let s2 = Int(bodies.slot[i])
-        bodies.force[s2] = force; bodies.torqueA[s2] = torqueA; bodies.torqueB[s2] = torqueB
-        if force != .zero { forceInUse = true }
-        if torqueA != 0 || torqueB != 0 { torqueInUse = true }
+        if force != .zero { bodies.materialiseForce() }
+        if torqueA != 0 || torqueB != 0 { bodies.materialiseTorque() }
+        if bodies.force.isPresent { bodies.force[s2] = force }
+        if bodies.torqueA.isPresent { bodies.torqueA[s2] = torqueA; bodies.torqueB[s2] = torqueB }
     }
 
     /// The local center of mass relative to the body origin.
@@ -627,13 +631,16 @@ public final class World {
         }
         try requireFinite(charge, "\(id) charge")
         let i = checkedIndex(id)
-        if bodies.restitution[i] == restitution && bodies.friction[i] == friction && bodies.linearDamping[i] == linearDamping
-            && bodies.angularDamping[i] == angularDamping && bodies.charge[i] == charge { return }
+        if bodies.restitution[i] == restitution && bodies.friction[i] == friction
+            && bodies.linearDampingRate(i) == linearDamping && bodies.angularDampingRate(i) == angularDamping
+            && bodies.charge[i] == charge { return }
         wakeBody(i)
         bodies.restitution[i] = restitution; bodies.friction[i] = friction
-        bodies.linearDamping[i] = linearDamping; bodies.angularDamping[i] = angularDamping
-        if linearDamping != 0 { linearDampingInUse = true }
         bodies.charge[i] = charge
+        if linearDamping != 0 { makeLinearDampingPresent() }
+        if angularDamping != 0 { bodies.materialiseAngularDamping() }
+        if bodies.linearDampingFactor.isPresent { bodies.linearDamping[i] = linearDamping }
+        if bodies.angularDampingFactor.isPresent { bodies.angularDamping[i] = angularDamping }
         updateDampingFactors(slot: Int(bodies.slot[i]), id: i)
     }
 
@@ -649,6 +656,13 @@ public final class World {
         return (d, power, h * sum, h * h * sumOfSums)
     }
 
+    /// Gives the linear damping columns buffers, with every body's terms (see `LazyColumn`).
+    func makeLinearDampingPresent() {
+        guard !bodies.linearDampingFactor.isPresent else { return }
+        bodies.materialiseLinearDamping()
+        updateAllDampingFactors()
+    }
+
     var dampingStep: (h: Float, n: Int) {
         (dampingH > 0 ? dampingH : Float(1.0 / 240.0), dampingSubsteps > 0 ? dampingSubsteps : 4)
     }
@@ -658,32 +672,43 @@ public final class World {
     /// ten thousand bodies cost well under a millisecond on the first step.
     func updateAllDampingFactors() {
         let (h, n) = dampingStep
-        let linear = bodies.linearDamping, angular = bodies.angularDamping, index = bodies.bodyIndex.base
-        let linearFactor = bodies.linearDampingFactor.base, angularFactor = bodies.angularDampingFactor.base
-        let decay = bodies.freeDecay.base, gain = bodies.freeGain.base, positionGain = bodies.freePositionGain.base
-        var lastLinear = Float.nan, lastAngular = Float.nan
-        var terms = Self.dampingTerms(0, h: h, substeps: n), da: Float = 1
-        for s in 0..<bodies.count {
-            let i = Int(index[s])
-            let l = linear[i], a = angular[i]
-            if l != lastLinear { lastLinear = l; terms = Self.dampingTerms(l, h: h, substeps: n) }
-            if a != lastAngular { lastAngular = a; da = _exp(-a * h) }
-            linearFactor[s] = terms.d
-            angularFactor[s] = da
-            decay[s] = terms.decay
-            gain[s] = terms.gain
-            positionGain[s] = terms.positionGain
+        let index = bodies.bodyIndex.base
+        if let linearFactor = bodies.linearDampingFactor.base, let decay = bodies.freeDecay.base,
+           let gain = bodies.freeGain.base, let positionGain = bodies.freePositionGain.base {
+            let linear = bodies.linearDamping
+            var last = Float.nan
+            var terms = Self.dampingTerms(0, h: h, substeps: n)
+            for s in 0..<bodies.count {
+                let l = linear[Int(index[s])]
+                if l != last { last = l; terms = Self.dampingTerms(l, h: h, substeps: n) }
+                linearFactor[s] = terms.d
+                decay[s] = terms.decay
+                gain[s] = terms.gain
+                positionGain[s] = terms.positionGain
+            }
+        }
+        if let angularFactor = bodies.angularDampingFactor.base {
+            let angular = bodies.angularDamping
+            var last = Float.nan, da: Float = 1
+            for s in 0..<bodies.count {
+                let a = angular[Int(index[s])]
+                if a != last { last = a; da = _exp(-a * h) }
+                angularFactor[s] = da
+            }
         }
     }
 
+    /// The damping terms of one slot, where its columns are present (else every body's are the undamped ones).
     func updateDampingFactors(slot s: Int, id i: Int) {
         let (h, n) = dampingStep
-        let terms = Self.dampingTerms(bodies.linearDamping[i], h: h, substeps: n)
-        bodies.linearDampingFactor[s] = terms.d
-        bodies.angularDampingFactor[s] = _exp(-bodies.angularDamping[i] * h)
-        bodies.freeDecay[s] = terms.decay
-        bodies.freeGain[s] = terms.gain
-        bodies.freePositionGain[s] = terms.positionGain
+        if bodies.linearDampingFactor.isPresent {
+            let terms = Self.dampingTerms(bodies.linearDamping[i], h: h, substeps: n)
+            bodies.linearDampingFactor[s] = terms.d
+            bodies.freeDecay[s] = terms.decay
+            bodies.freeGain[s] = terms.gain
+            bodies.freePositionGain[s] = terms.positionGain
+        }
+        if bodies.angularDampingFactor.isPresent { bodies.angularDampingFactor[s] = _exp(-bodies.angularDamping[i] * h) }
     }
 
     /// Replaces the body's shapes (and so its mass); keeps the origin where it is.

@@ -373,6 +373,7 @@ extension DynamicAnimator {
                 guard let wall = try? ShapeGeometry.wall(from: a, to: b, outward: (a + b) / 2 - center) else { continue }
                 def.shapes = [ShapeDefinition(wall, mass: 0)]
                 def.restitution = 0.2; def.friction = 0.2
+                def.linearDamping = 0; def.angularDamping = 0   // a wall does not move
                 def.collisionClass = boundaryClass
                 if let body = try? world.createBody(def) {
                     c.boundaryBodies.append(body)
@@ -391,6 +392,7 @@ extension DynamicAnimator {
                 def.type = .static
                 def.shapes = [ShapeDefinition(.segment(a, b), mass: 0)]
                 def.restitution = 0.2; def.friction = 0.2
+                def.linearDamping = 0; def.angularDamping = 0   // a wall does not move
                 def.collisionClass = boundaryClass
                 if let body = try? world.createBody(def) {
                     c.boundaryBodies.append(body)

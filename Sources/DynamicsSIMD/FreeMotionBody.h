@@ -160,10 +160,11 @@ static inline __attribute__((always_inline)) int FN(group)(const dk_free_params 
         ay = ay + im * fy;
     }
 
-    // All substeps at once (`World.dampingTerms`).
-    VF d = perBody ? FN(loadOrdered)(p->decay + s) : FN(splat)(p->undampedDecay);
-    VF g = perBody ? FN(loadOrdered)(p->gain + s) : FN(splat)(p->undampedGain);
-    VF pg = perBody ? FN(loadOrdered)(p->positionGain + s) : FN(splat)(p->undampedPositionGain);
+    // All substeps at once (`World.dampingTerms`); without linear damping every body has the undamped terms.
+    const int damped = perBody && p->dampingOn;
+    VF d = damped ? FN(loadOrdered)(p->decay + s) : FN(splat)(p->undampedDecay);
+    VF g = damped ? FN(loadOrdered)(p->gain + s) : FN(splat)(p->undampedGain);
+    VF pg = damped ? FN(loadOrdered)(p->positionGain + s) : FN(splat)(p->undampedPositionGain);
     x = x + g * vx + pg * ax;
     y = y + g * vy + pg * ay;
     vx = d * vx + g * ax;

@@ -362,7 +362,10 @@ final class IntegrationPathTests: XCTestCase {
     /// which the free-motion pass evaluates in its combined central form, on 402 bodies (a partial last group).
     /// `plain` leaves out gravity, damping, forces and torques (only the spin stays): the free-motion kernel for
     /// that case shares one set of integration terms among all bodies.
-    func swarm(_ path: Path, central: Bool = false, plain: Bool = false) throws -> [Float] {
+    ///
+    /// `lateTerms` gives body 0 alone damping, a force and a torque after 30 steps (with `plain`, the first of
+    /// each in the world: their columns come into being mid-run).
+    func swarm(_ path: Path, central: Bool = false, plain: Bool = false, lateTerms: Bool = false) throws -> [Float] {
         let world = World()
         // Bodies do not sleep here: the joint of the substep-loop world must stay awake.
         world.settings.sleepingEnabled = false
@@ -411,7 +414,13 @@ final class IntegrationPathTests: XCTestCase {
         case .freeMotion:
             break
         }
-        for _ in 0..<120 { world.step(dt: 1.0 / 60, substeps: 4) }
+        for step in 0..<120 {
+            if lateTerms && step == 30 {
+                try world.setMaterial(ids[0], restitution: 0, friction: 0, linearDamping: 0.3, angularDamping: 0.2, charge: 0)
+                try world.setConstantForce(ids[0], force: Vec2(1, -2), torqueA: 0.01, torqueB: 0.02)
+            }
+            world.step(dt: 1.0 / 60, substeps: 4)
+        }
         if path == .freeMotion {
             switch world.freeProgram {
             case .central(let mask): XCTAssertTrue(central && mask == 15, "central form with falloffs \(mask)")
@@ -423,6 +432,33 @@ final class IntegrationPathTests: XCTestCase {
             let p = world.origin(of: id), v = world.velocity(of: id), q = world.rotation(of: id)
             return [p.x, p.y, v.x, v.y, q.c, q.s]
         }
+    }
+
+    /// Damping, force and torque columns exist only once some body has one (`LazyColumn`). When the first body
+    /// gets them mid-run, every other body moves exactly as in a world where none ever did, on each of the three
+    /// integration paths; the body itself moves differently.
+    func test_termColumnsAppearingMidRun_leaveTheOtherBodiesBitForBit() throws {
+        for path in [Path.substepLoop, .fusedUnconstrained, .freeMotion] {
+            let never = try swarm(path, plain: true), late = try swarm(path, plain: true, lateTerms: true)
+            XCTAssertEqual(never.count, late.count)
+            XCTAssertTrue(never.dropFirst(6).map(\.bitPattern) == late.dropFirst(6).map(\.bitPattern), "\(path)")
+            XCTAssertNotEqual(Array(never.prefix(6)), Array(late.prefix(6)), "\(path): body 0 was pushed and damped")
+        }
+        let world = World()
+        let a = try world.createBody(.box(center: .zero, width: 10, height: 10))
+        var plain = BodyDefinition.box(center: Vec2(100, 0), width: 10, height: 10)
+        plain.linearDamping = 0; plain.angularDamping = 0
+        let b = try world.createBody(plain)
+        XCTAssertTrue(world.bodies.linearDampingFactor.isPresent, "the default damping of 0.1 is in use")
+        XCTAssertFalse(world.bodies.force.isPresent || world.bodies.torqueA.isPresent)
+        try world.setConstantForce(b, force: .zero, torqueA: 0, torqueB: 0)
+        XCTAssertFalse(world.bodies.force.isPresent || world.bodies.torqueA.isPresent, "zero needs no column")
+        try world.setConstantForce(a, force: Vec2(0, 5), torqueA: 0, torqueB: 0)
+        XCTAssertTrue(world.bodies.force.isPresent)
+        XCTAssertFalse(world.bodies.torqueA.isPresent)
+        let bare = World()
+        _ = try bare.createBody(plain)
+        XCTAssertFalse(bare.bodies.linearDampingFactor.isPresent || bare.bodies.angularDampingFactor.isPresent)
     }
 
     /// Steps with no contacts or joints integrate all substeps in one fused pass; it must give exactly what the

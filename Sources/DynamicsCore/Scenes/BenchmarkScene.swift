@@ -127,6 +127,7 @@ extension World {
                                                   to: Vec2(Float(wall.to.x), Float(wall.to.y)),
                                                   outward: Vec2(Float(wall.outward.x), Float(wall.outward.y))), mass: 0)]
             d.restitution = 0; d.friction = 0.2
+            d.linearDamping = 0; d.angularDamping = 0
             d.collisionClass = scene.collisions ? 1 : 0
             try createBody(d)
         }

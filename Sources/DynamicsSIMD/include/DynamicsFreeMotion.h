@@ -51,7 +51,9 @@ typedef struct dk_free_params {
     int32_t program;
     /// Gravity, constant forces, torques, spring fields or linear damping in use: per-body terms are read.
     int32_t perBody;
-    int32_t gravityOn, forceOn, torqueOn, springs;
+    /// Which per-body terms: the columns of those off may be null (`force`, `torqueA`, `torqueB`; `decay`,
+    /// `gain`, `positionGain` without `dampingOn`).
+    int32_t gravityOn, forceOn, torqueOn, springs, dampingOn;
     const dk_free_field *fields;
     intptr_t fieldCount;
     dk_free_central central;
