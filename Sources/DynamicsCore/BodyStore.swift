@@ -65,8 +65,9 @@ final class BodyStore {
     /// Index of the sleeping island holding the body, or -1.
     @exclusivity(unchecked) @usableFromInline var sleepingIsland: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var binned: [Bool] = []
-    /// Joints attached to the body (ids' indices), for waking and destruction.
-    @exclusivity(unchecked) @usableFromInline var joints: [[Int32]] = []
+    /// The first of the joints attached to the body (an edge: joint index × 2, + 1 for its body B side), or −1;
+    /// the world's `jointEdgeNext` links the rest, in the order they were attached. For waking and destruction.
+    @exclusivity(unchecked) @usableFromInline var jointHead: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var freeIDs: [Int32] = []
 
     init() {}
@@ -141,7 +142,7 @@ final class BodyStore {
         if angularDampingFactor.isPresent { angularDamping.reserveCapacity(ids) }
         collisionClass.reserveCapacity(ids)
         userTag.reserveCapacity(ids); sleepingIsland.reserveCapacity(ids)
-        binned.reserveCapacity(ids); joints.reserveCapacity(ids)
+        binned.reserveCapacity(ids); jointHead.reserveCapacity(ids)
     }
 
     /// Appends a slot at the end of the table (in the non-awake range).

@@ -50,11 +50,12 @@ extension World {
         } else {
             index = joints.count
             joints.append(jr); jointGeneration.append(0); jointAlive.append(false)
+            jointEdgeNext.append(-1); jointEdgeNext.append(-1)
         }
         jointGeneration[index] &+= 1
         jointAlive[index] = true
-        bodies.joints[ia].append(Int32(index))
-        if ib >= 0 { bodies.joints[ib].append(Int32(index)) }
+        attachEdge(Int32(2 * index), to: ia)
+        if ib >= 0 { attachEdge(Int32(2 * index + 1), to: ib) }
         wakeBody(ia)
         if ib >= 0 { wakeBody(ib) }
         awakeJointsDirty = true
@@ -73,13 +74,44 @@ extension World {
 
     func destroyJointUnchecked(_ j: Int) {
         let jr = joints[j]
-        for b in [jr.bodyA, jr.bodyB] where b >= 0 {
+        for (side, b) in [jr.bodyA, jr.bodyB].enumerated() where b >= 0 {
             wakeBody(Int(b))
-            if let k = bodies.joints[Int(b)].firstIndex(of: Int32(j)) { bodies.joints[Int(b)].remove(at: k) }
+            detachEdge(Int32(2 * j + side), from: Int(b))
         }
         jointAlive[j] = false
         freeJoints.append(Int32(j))
         awakeJointsDirty = true
+    }
+
+    /// The joints attached to body `i` (indices), in the order they were attached.
+    func jointsAttached(to i: Int) -> [Int32] {
+        var list: [Int32] = []
+        var e = bodies.jointHead[i]
+        while e >= 0 {
+            list.append(e >> 1)
+            e = jointEdgeNext[Int(e)]
+        }
+        return list
+    }
+
+    /// Links a joint edge at the end of body `i`'s list.
+    func attachEdge(_ edge: Int32, to i: Int) {
+        jointEdgeNext[Int(edge)] = -1
+        var e = bodies.jointHead[i]
+        if e < 0 { bodies.jointHead[i] = edge; return }
+        while jointEdgeNext[Int(e)] >= 0 { e = jointEdgeNext[Int(e)] }
+        jointEdgeNext[Int(e)] = edge
+    }
+
+    /// Unlinks a joint edge from body `i`'s list.
+    func detachEdge(_ edge: Int32, from i: Int) {
+        var e = bodies.jointHead[i]
+        if e == edge { bodies.jointHead[i] = jointEdgeNext[Int(edge)]; return }
+        while e >= 0 {
+            let next = jointEdgeNext[Int(e)]
+            if next == edge { jointEdgeNext[Int(e)] = jointEdgeNext[Int(edge)]; return }
+            e = next
+        }
     }
 
     @inline(__always) func checkedJoint(_ id: JointID) -> Int {

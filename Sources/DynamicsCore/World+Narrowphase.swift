@@ -260,7 +260,7 @@ extension World {
         for k in 0..<islands.count where islands[k].inUse {
             if islands[k].contacts.contains(where: { $0.bodyA == b || $0.bodyB == b }) { wakeIsland(Int32(k)) }
         }
-        for j in bodies.joints[Int(b)] {
+        for j in jointsAttached(to: Int(b)) {
             let other = joints[Int(j)].bodyA == b ? joints[Int(j)].bodyB : joints[Int(j)].bodyA
             if other >= 0 { wakeBody(Int(other)) }
         }

@@ -83,6 +83,8 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var jointGeneration: [UInt32] = []
     @exclusivity(unchecked) @usableFromInline var jointAlive: [Bool] = []
     @exclusivity(unchecked) @usableFromInline var freeJoints: [Int32] = []
+    /// Per joint edge (see `BodyStore.jointHead`): the next edge of the same body's list, or −1.
+    @exclusivity(unchecked) @usableFromInline var jointEdgeNext: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var awakeJoints: [Int32] = []
     /// This step's rigid distance joints in coloured batches of four, and the awake joints solved one by one
     /// (WideJoints.swift); with the colouring's scratch: colour and joint per rod, rods by colour, colour ends,
@@ -301,7 +303,7 @@ public final class World {
             if bodies.angularDampingFactor.isPresent { bodies.angularDamping.append(0) }
             bodies.collisionClass.append(0); bodies.userTag.append(-1); bodies.sleepingIsland.append(-1)
             bodies.binned.append(false)
-            bodies.joints.append([])
+            bodies.jointHead.append(-1)
         }
         let i = Int(id)
         bodies.generation[i] &+= 1
@@ -319,7 +321,7 @@ public final class World {
         bodies.userTag[i] = def.userTag
         bodies.sleepingIsland[i] = -1
         bodies.binned[i] = false
-        bodies.joints[i] = []
+        bodies.jointHead[i] = -1
 
         let s = bodies.appendSlot(id: id)
         setShapesUnchecked(id: i, slot: s, shapes: def.shapes)
@@ -492,7 +494,7 @@ public final class World {
         let i = Int(id.index)
         wakeBody(i)
         if bodies.type[i] == .static { wakeIslandsTouching(body: Int32(i)) }
-        for j in bodies.joints[i] { destroyJointUnchecked(Int(j)) }
+        for j in jointsAttached(to: i) { destroyJointUnchecked(Int(j)) }
         removeContacts(ofBody: Int32(i))
         if bodies.binned[i] { unbin(id: i) }
         var s = Int(bodies.slot[i])

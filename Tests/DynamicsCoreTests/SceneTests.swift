@@ -327,6 +327,40 @@ final class CoreBadInputTests: XCTestCase {
         try world.destroyBody(a)
         XCTAssertThrowsError(try world.createJoint(JointDefinition(kind: .weld, bodyA: a, bodyB: nil)))
     }
+
+    /// Each body lists its joints in the order they were attached, through destruction and reuse of joint
+    /// indices; destroying a body destroys exactly its joints.
+    func test_jointLists_followAttachDestroyAndReuse() throws {
+        let world = World()
+        let hub = try world.createBody(.box(center: .zero, width: 10, height: 10))
+        let others = try (0..<4).map { k in try world.createBody(.box(center: Vec2(Float(20 * k + 20), 0), width: 10, height: 10)) }
+        func rod(_ a: BodyID, _ b: BodyID?) throws -> JointID {
+            var j = JointDefinition(kind: .distance, bodyA: a, bodyB: b)
+            j.length = 20; j.minLength = 20; j.maxLength = 20
+            return try world.createJoint(j)
+        }
+        let j0 = try rod(hub, others[0]), j1 = try rod(others[1], hub), j2 = try rod(hub, nil), j3 = try rod(others[2], others[3])
+        func list(_ b: BodyID) -> [Int32] { world.jointsAttached(to: Int(b.index)) }
+        XCTAssertEqual(list(hub), [j0.index, j1.index, j2.index])
+        XCTAssertEqual(list(others[1]), [j1.index])
+        try world.destroyJoint(j1)
+        XCTAssertEqual(list(hub), [j0.index, j2.index])
+        XCTAssertEqual(list(others[1]), [])
+        let j4 = try rod(others[1], hub)
+        XCTAssertEqual(j4.index, j1.index, "the freed index is reused")
+        XCTAssertEqual(list(hub), [j0.index, j2.index, j4.index])
+        try world.destroyJoint(j0)
+        XCTAssertEqual(list(hub), [j2.index, j4.index])
+        XCTAssertEqual(list(others[0]), [])
+        try world.destroyBody(hub)
+        for j in [j2, j4] { XCTAssertFalse(world.isValid(j)) }
+        XCTAssertTrue(world.isValid(j3))
+        XCTAssertEqual(list(others[1]), [])
+        XCTAssertEqual(list(others[2]), [j3.index])
+        XCTAssertEqual(list(others[3]), [j3.index])
+        world.step(dt: 1.0 / 60, substeps: 4)
+        XCTAssertEqual(world.jointCount, 1)
+    }
 }
 
 final class FieldSwarmTests: XCTestCase {
