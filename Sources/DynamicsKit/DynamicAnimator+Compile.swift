@@ -128,7 +128,7 @@ extension DynamicAnimator {
         // Newcomers are sized for at once (one shape each), so the engine's tables are
         // not left up to half empty by growing one body at a time.
         // The boundary walls built in stage 6 are counted in.
-        var newcomers = itemOrder.reduce(0) { $0 + (tagOf[ObjectIdentifier($1)] == nil ? 1 : 0) }
+        var newcomers = itemOrder.reduce(0) { $0 + (tagOf.tag(ObjectIdentifier($1), records) == nil ? 1 : 0) }
         for c in collisions { newcomers += boundaryWallsToBuild(of: c) }
         // (Vertices are not reserved: equal outlines share one copy in the engine.)
         if newcomers > 0 {
@@ -139,10 +139,10 @@ extension DynamicAnimator {
                 records.reserveCapacity(Swift.max(records.count + newTags, records.count + records.count / 2))
             }
             if tagOf.count + newcomers > tagOf.capacity {
-                tagOf.reserveCapacity(Swift.max(tagOf.count + newcomers, tagOf.count + tagOf.count / 2))
+                tagOf.reserveCapacity(Swift.max(tagOf.count + newcomers, tagOf.count + tagOf.count / 2), records)
             }
         }
-        for item in itemOrder where tagOf[ObjectIdentifier(item)] == nil {
+        for item in itemOrder where tagOf.tag(ObjectIdentifier(item), records) == nil {
             let p = props[ObjectIdentifier(item)] ?? ResolvedProperties()
             createRecord(for: item, properties: p)
         }
@@ -150,7 +150,7 @@ extension DynamicAnimator {
         // 5. Per-item values, sent only when changed.
         for item in itemOrder {
             let id = ObjectIdentifier(item)
-            guard let tag = tagOf[id], let r = records[tag] else { continue }
+            guard let tag = tagOf.tag(id, records), let r = records[tag] else { continue }
             let p = props[id] ?? ResolvedProperties()
             // The world ignores a value equal to the one it holds, so sending every value wakes nothing.
             do {
@@ -196,7 +196,7 @@ extension DynamicAnimator {
         var lists: [[CollisionBehavior]] = []
         for item in itemOrder {
             let id = ObjectIdentifier(item)
-            guard let ks = itemMemberships[id], let tag = tagOf[id], records[tag] != nil else { continue }
+            guard let ks = itemMemberships[id], let tag = tagOf.tag(id, records), records[tag] != nil else { continue }
             if let k = listOf[ks] { records[tag]!.collisionList = k; continue }
             let k = Int32(lists.count)
             lists.append(ks.map { collisions[$0] })
@@ -215,7 +215,7 @@ extension DynamicAnimator {
         for p in instantaneous {
             let impulse = p.engineVector
             for item in p.items {
-                guard let tag = tagOf[ObjectIdentifier(item)], let r = records[tag] else { continue }
+                guard let tag = tagOf.tag(ObjectIdentifier(item), records), let r = records[tag] else { continue }
                 try? world.applyImpulse(r.body, impulse, atLocalOffset: p.targetOffsetFromCenter(for: item).vec)
             }
             p.active = false
@@ -223,7 +223,7 @@ extension DynamicAnimator {
         for b in order {
             guard let d = b as? DynamicItemBehavior, !d.pending.isEmpty else { continue }
             for (id, v, w) in d.pending {
-                guard let tag = tagOf[id], let r = records[tag] else { continue }
+                guard let tag = tagOf.tag(id, records), let r = records[tag] else { continue }
                 try? world.setVelocity(r.body, world.velocity(of: r.body) + v)
                 try? world.setAngularVelocity(r.body, world.angularVelocity(of: r.body) + w)
             }
@@ -302,7 +302,7 @@ extension DynamicAnimator {
             records[tag] = ItemRecord(item: item, body: body, size: item.bounds.size, boundsType: item.collisionBoundsType,
                                       density: p.density, isGroup: isGroup)
             if isGroup { groupMembers[tag] = members }
-            tagOf[ObjectIdentifier(item)] = tag
+            tagOf.insert(ObjectIdentifier(item), tag: tag, records)
         } catch {
             ContractViolation.report("\(describe(item)): \(error)")
         }
@@ -313,9 +313,9 @@ extension DynamicAnimator {
         retired[r.body] = .item(r.item)
         try? world.destroyBody(r.body)
         if r.collisionList >= 0 { removedCollisionLists[ObjectIdentifier(r.item)] = r.collisionList }
+        tagOf.remove(ObjectIdentifier(r.item), tag: tag, records)
         records[tag] = nil
         groupMembers[tag] = nil
-        tagOf[ObjectIdentifier(r.item)] = nil
         freeTags.append(tag)
     }
 
@@ -412,7 +412,7 @@ extension DynamicAnimator {
     }
 
     func body(of item: DynamicItem) -> BodyID? {
-        guard let tag = tagOf[ObjectIdentifier(item)] else { return nil }
+        guard let tag = tagOf.tag(ObjectIdentifier(item), records) else { return nil }
         return records[tag]?.body
     }
 

@@ -124,7 +124,7 @@ extension DynamicAnimator {
         /// The collision behaviors holding an item, from the compiled membership (no search of item lists).
         func collisionsHolding(_ item: DynamicItem) -> [CollisionBehavior] {
             let id = ObjectIdentifier(item)
-            if let tag = tagOf[id], let r = records[tag] {
+            if let tag = tagOf.tag(id, records), let r = records[tag] {
                 if r.collisionList >= 0 { return collisionLists[Int(r.collisionList)] }
                 if r.previousCollisionList >= 0 { return previousCollisionLists[Int(r.previousCollisionList)] }
                 return []

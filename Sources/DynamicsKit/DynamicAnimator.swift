@@ -211,12 +211,12 @@ open class DynamicAnimator {
 
     /// Checks an item against the rules of API.md before it joins.
     func validateItem(_ item: DynamicItem, in behavior: DynamicBehavior) -> Bool {
-        if tagOf[ObjectIdentifier(item)] != nil { return true }
+        if tagOf.tag(ObjectIdentifier(item), records) != nil { return true }
         if let group = item as? DynamicItemGroup {
             guard require(!group.items.isEmpty, "\(describe(behavior)): an item group needs at least one item") else { return false }
             for member in group.items {
                 guard require(!(member is DynamicItemGroup), "\(describe(behavior)): item groups cannot be nested"),
-                      require(tagOf[ObjectIdentifier(member)] == nil, "\(describe(behavior)): \(describe(member)) is already in the animator on its own; a group's members are not added alone"),
+                      require(tagOf.tag(ObjectIdentifier(member), records) == nil, "\(describe(behavior)): \(describe(member)) is already in the animator on its own; a group's members are not added alone"),
                       validateItem(member, in: behavior) else { return false }
             }
             return true
@@ -283,7 +283,7 @@ open class DynamicAnimator {
     /// Re-reads the item's center, bounds and rotation, replacing the animator's state for it (velocity is kept).
     public func updateItem(usingCurrentState item: DynamicItem) {
         compileIfNeeded()
-        guard let tag = tagOf[ObjectIdentifier(item)], let record = records[tag] else {
+        guard let tag = tagOf.tag(ObjectIdentifier(item), records), let record = records[tag] else {
             ContractViolation.report("\(describe(item)) is not in this animator; updateItem(usingCurrentState:) needs an item of one of its behaviors")
             return
         }
@@ -313,7 +313,7 @@ open class DynamicAnimator {
     /// Current velocity of an item in this animator.
     func velocity(of item: DynamicItem) -> (linear: CGPoint, angular: CGFloat)? {
         compileIfNeeded()
-        guard let tag = tagOf[ObjectIdentifier(item)], let r = records[tag] else { return nil }
+        guard let tag = tagOf.tag(ObjectIdentifier(item), records), let r = records[tag] else { return nil }
         let w = world.angularVelocity(of: r.body)
         // Velocity of the item's center (the body origin), which differs from the COM's when they differ.
         let arm = -world.rotation(of: r.body).rotate(world.localCenter(of: r.body))
@@ -323,7 +323,7 @@ open class DynamicAnimator {
 
     func addVelocity(linear: Vec2, angular: Float, to item: DynamicItem) {
         compileIfNeeded()
-        guard let tag = tagOf[ObjectIdentifier(item)], let r = records[tag] else { return }
+        guard let tag = tagOf.tag(ObjectIdentifier(item), records), let r = records[tag] else { return }
         do {
             if linear != .zero { try world.setVelocity(r.body, world.velocity(of: r.body) + linear) }
             if angular != 0 { try world.setAngularVelocity(r.body, world.angularVelocity(of: r.body) + angular) }
@@ -397,15 +397,90 @@ enum RetiredBody {
     case boundary(CollisionBehavior, AnyHashable?)
 }
 
-/// Item → tag: a dictionary with 32-bit values (tags index `records`), about 20 bytes an item where Int values
-/// take 26.
+/// Item → tag, as an open-addressing table of tags alone (4 bytes a bucket, at most three quarters full): an item's
+/// identity is read from its record, which the table's user passes in. A dictionary would hold the identity a
+/// second time, at 20 bytes an item. Linear probing from a multiplicative hash of the object's address, with
+/// backward-shift removal, so there are no tombstones. Lookups only: nothing iterates the table, so its order
+/// (which follows addresses) never shows.
 struct TagMap {
-    private var map: [ObjectIdentifier: Int32] = [:]
-    subscript(_ id: ObjectIdentifier) -> Int? {
-        get { map[id].map { Int($0) } }
-        set { map[id] = newValue.map { Int32($0) } }
+    private var buckets: [Int32] = []
+    private(set) var count = 0
+
+    var capacity: Int { buckets.count * 3 / 4 }
+
+    @inline(__always) private static func key(_ records: [ItemRecord?], _ tag: Int32) -> ObjectIdentifier {
+        ObjectIdentifier(records[Int(tag)]!.item)
     }
-    var count: Int { map.count }
-    var capacity: Int { map.capacity }
-    mutating func reserveCapacity(_ n: Int) { map.reserveCapacity(n) }
+
+    @inline(__always) private func home(_ id: ObjectIdentifier) -> Int {
+        let address = UInt64(UInt(bitPattern: id))
+        return Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> 32) & (buckets.count - 1)
+    }
+
+    /// The tag of the item with this identity, if it has one.
+    func tag(_ id: ObjectIdentifier, _ records: [ItemRecord?]) -> Int? {
+        guard count > 0 else { return nil }
+        let mask = buckets.count - 1
+        var b = home(id)
+        while true {
+            let t = buckets[b]
+            if t < 0 { return nil }
+            if Self.key(records, t) == id { return Int(t) }
+            b = (b + 1) & mask
+        }
+    }
+
+    /// Adds an item that has no tag yet; its record must be in `records` at `tag`.
+    mutating func insert(_ id: ObjectIdentifier, tag: Int, _ records: [ItemRecord?]) {
+        if count + 1 > capacity { rehash(to: Swift.max(count + 1, 2 * count), records) }
+        let mask = buckets.count - 1
+        var b = home(id)
+        while buckets[b] >= 0 { b = (b + 1) & mask }
+        buckets[b] = Int32(tag)
+        count += 1
+    }
+
+    /// Removes the item with this identity and tag (the records of the others must be in `records`).
+    mutating func remove(_ id: ObjectIdentifier, tag: Int, _ records: [ItemRecord?]) {
+        guard count > 0 else { return }
+        let mask = buckets.count - 1
+        var b = home(id)
+        while buckets[b] != Int32(tag) {
+            if buckets[b] < 0 { return }
+            b = (b + 1) & mask
+        }
+        // Backward shift: move later entries of the run into the hole when their home allows it.
+        var hole = b
+        var next = (b + 1) & mask
+        while buckets[next] >= 0 {
+            let h = home(Self.key(records, buckets[next]))
+            // The entry at `next` may move to `hole` unless its home lies cyclically in (hole, next].
+            let distanceToHole = (hole - h) & mask, distanceToNext = (next - h) & mask
+            if distanceToHole < distanceToNext {
+                buckets[hole] = buckets[next]
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        buckets[hole] = -1
+        count -= 1
+    }
+
+    /// Room for `n` items without growing.
+    mutating func reserveCapacity(_ n: Int, _ records: [ItemRecord?]) {
+        if n > capacity { rehash(to: n, records) }
+    }
+
+    private mutating func rehash(to n: Int, _ records: [ItemRecord?]) {
+        var size = 16
+        while size * 3 / 4 < n { size *= 2 }
+        let old = buckets
+        buckets = Array(repeating: -1, count: size)
+        let mask = size - 1
+        for t in old where t >= 0 {
+            var b = home(Self.key(records, t))
+            while buckets[b] >= 0 { b = (b + 1) & mask }
+            buckets[b] = t
+        }
+    }
 }

@@ -136,7 +136,7 @@ final class AnimatorTests: XCTestCase {
         XCTAssertClose(item.center.x, 500, within: 1e-3)
         XCTAssertClose(item.center.y, 500, within: 1)
         XCTAssertClose(item.angle, 0.5, within: 1e-3)
-        let body = animator.records[animator.tagOf[ObjectIdentifier(item)]!]!.body
+        let body = animator.records[animator.tagOf.tag(ObjectIdentifier(item), animator.records)!]!.body
         XCTAssertEqual(animator.world.mass(of: body), 0.16, accuracy: 1e-6)
     }
 
@@ -186,6 +186,51 @@ final class AnimatorTests: XCTestCase {
         g.addItem(a); g.addItem(a)
         XCTAssertEqual(g.items.count, 2)
         XCTAssertTrue(g.items.last === a)
+    }
+}
+
+/// The item → tag table against a dictionary, through growth, removals (backward shifts) and reuse of tags.
+final class TagMapTests: XCTestCase {
+    func test_tagMap_agreesWithADictionaryThroughInsertsAndRemovals() {
+        var records: [ItemRecord?] = []
+        var map = TagMap()
+        var model: [ObjectIdentifier: Int] = [:]
+        var live: [HeadlessItem] = []
+        var freeTags: [Int] = []
+        var state: UInt64 = 12345
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33)
+        }
+        for round in 0..<6000 {
+            if live.isEmpty || next() % 3 != 0 {
+                let item = HeadlessItem(center: .zero, size: CGSize(width: 1, height: 1))
+                let tag = freeTags.popLast() ?? records.count
+                if tag == records.count { records.append(nil) }
+                records[tag] = ItemRecord(item: item, body: BodyID(index: Int32(tag), generation: 1),
+                                          size: item.bounds.size, boundsType: .rectangle, density: 1, isGroup: false)
+                map.insert(ObjectIdentifier(item), tag: tag, records)
+                model[ObjectIdentifier(item)] = tag
+                live.append(item)
+            } else {
+                let item = live.remove(at: next() % live.count)
+                let id = ObjectIdentifier(item)
+                let tag = model[id]!
+                map.remove(id, tag: tag, records)
+                records[tag] = nil
+                model[id] = nil
+                freeTags.append(tag)
+                XCTAssertNil(map.tag(id, records))
+            }
+            if round % 500 == 0 || round == 5999 {
+                XCTAssertEqual(map.count, model.count)
+                for item in live { XCTAssertEqual(map.tag(ObjectIdentifier(item), records), model[ObjectIdentifier(item)]) }
+                let stranger = HeadlessItem(center: .zero, size: CGSize(width: 1, height: 1))
+                XCTAssertNil(map.tag(ObjectIdentifier(stranger), records))
+            }
+        }
+        XCTAssertGreaterThan(model.count, 1000)
+        XCTAssertLessThanOrEqual(map.count, map.capacity)
     }
 }
 

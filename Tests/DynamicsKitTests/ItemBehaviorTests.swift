@@ -81,7 +81,7 @@ final class ItemBehaviorTests: XCTestCase {
         }
         // child (resistance 3) comes after first (1) in pre-order; `last` does not set resistance.
         XCTAssertClose(speedAfterHalfSecond(), 100 * exp(-1.5), within: 0.5)
-        XCTAssertClose(CGFloat(animator.world.mass(of: animator.records[animator.tagOf[ObjectIdentifier(item)]!]!.body)), 4, within: 1e-5)
+        XCTAssertClose(CGFloat(animator.world.mass(of: animator.records[animator.tagOf.tag(ObjectIdentifier(item), animator.records)!]!.body)), 4, within: 1e-5)
         parent.removeChildBehavior(child)
         XCTAssertClose(speedAfterHalfSecond(), 100 * exp(-0.5), within: 0.5)
         animator.removeBehavior(first)
@@ -94,7 +94,7 @@ final class ItemBehaviorTests: XCTestCase {
         let props = DynamicItemBehavior(items: [item]); props.density = 3
         animator.addBehavior(props)
         animator.step()
-        let body = animator.records[animator.tagOf[ObjectIdentifier(item)]!]!.body
+        let body = animator.records[animator.tagOf.tag(ObjectIdentifier(item), animator.records)!]!.body
         XCTAssertEqual(animator.world.mass(of: body), 3 * 50 * 20 / 10_000, accuracy: 1e-6)
     }
 
