@@ -112,13 +112,15 @@ extension World {
         if cellSize == 0 { rebuildStaticGrid() }
         var pairs = self.pairs; self.pairs = []
         var cellEntries = self.cellEntries; self.cellEntries = []
+        var cellSlots = self.cellSlots; self.cellSlots = []
         var cellRanges = self.cellRanges; self.cellRanges = []
         var tightBoxes = self.tightBoxes; self.tightBoxes = []
         pairs.removeAll(keepingCapacity: true)
         cellEntries.removeAll(keepingCapacity: true)
+        cellSlots.removeAll(keepingCapacity: true)
         awakeOversize.removeAll(keepingCapacity: true)
         defer {
-            self.pairs = pairs; self.cellEntries = cellEntries; self.tightBoxes = tightBoxes
+            self.pairs = pairs; self.cellEntries = cellEntries; self.cellSlots = cellSlots; self.tightBoxes = tightBoxes
             self.cellRanges = cellRanges
         }
         let n = bodies.awakeCount
@@ -179,24 +181,26 @@ extension World {
         }
         }
         }
-        // One entry (cell key << 32 | slot) per cell of each binned awake box, by cell, then slot. When the cells in
-        // use span a small rectangle (the usual case), they are placed straight into cell order: the boxes' cells are
-        // counted per cell, then each entry is written at its cell's next place, in slot order (a counting sort with
-        // no second buffer). Else they are listed in slot order and radix sorted.
+        // One entry per cell of each binned awake box, by cell, then slot. When the cells in use span a small
+        // rectangle (the usual case), the entries are slots (`cellSlots`), placed straight into cell order: the boxes'
+        // cells are counted per cell, then each slot is written at its cell's next place, in slot order (a counting
+        // sort with no second buffer); the counts then mark where each cell's run ends. Else the entries are cell key
+        // << 32 | slot (`cellEntries`), listed in slot order and radix sorted.
         let width = Int(cx1) - Int(cx0) + 1, height = Int(cy1) - Int(cy0) + 1
-        if cellEntries.capacity < entryTotal { cellEntries.reserveCapacity(entryTotal + entryTotal / 8) }
+        let bucketed = entryTotal >= 128 && width > 0 && height > 0 && width * height <= 4 * entryTotal + 1024
+        // Within the rectangle, a cell's offsets from its corner are exact modulo 2¹⁶ (the width and height are far
+        // below), so the 16-bit ranges give the bucket (row-major) and the key alike.
+        let x0 = UInt16(truncatingIfNeeded: cx0), y0 = UInt16(truncatingIfNeeded: cy0)
+        let buckets = bucketed ? width * height : 0
         cellRanges.withUnsafeBufferPointer { cr in
-            if entryTotal >= 128 && width > 0 && height > 0 && width * height <= 4 * entryTotal + 1024 {
-                // Within the rectangle, a cell's offsets from its corner are exact modulo 2¹⁶ (the width and height
-                // are far below), so the 16-bit ranges give the bucket (row-major) and the key alike.
-                let x0 = UInt16(truncatingIfNeeded: cx0), y0 = UInt16(truncatingIfNeeded: cy0)
-                let buckets = width * height
+            if bucketed {
                 if bucketCounts.count < buckets + 1 {
                     bucketCounts.append(contentsOf: repeatElement(0, count: buckets + 1 - bucketCounts.count))
                 }
-                cellEntries.append(contentsOf: repeatElement(0, count: entryTotal))
+                if cellSlots.capacity < entryTotal { cellSlots.reserveCapacity(entryTotal + entryTotal / 8) }
+                cellSlots.append(contentsOf: repeatElement(0, count: entryTotal))
                 bucketCounts.withUnsafeMutableBufferPointer { cb in
-                cellEntries.withUnsafeMutableBufferPointer { eb in
+                cellSlots.withUnsafeMutableBufferPointer { eb in
                     let next = cb.baseAddress!, entries = eb.baseAddress!
                     next.update(repeating: 0, count: buckets + 1)
                     /// Slot s's cells as column and row ranges from the rectangle's corner, if binned.
@@ -218,10 +222,9 @@ extension World {
                         guard let (bx, ex, by, ey) = offsets(s) else { continue }
                         for y in by...ey {
                             let row = y * width
-                            let keyY = UInt64(UInt16(truncatingIfNeeded: y) &+ y0) << 48
                             for x in bx...ex {
                                 let b = row + x
-                                entries[Int(next[b])] = keyY | UInt64(UInt16(truncatingIfNeeded: x) &+ x0) << 32 | UInt64(s)
+                                entries[Int(next[b])] = UInt32(truncatingIfNeeded: s)
                                 next[b] += 1
                             }
                         }
@@ -229,6 +232,7 @@ extension World {
                 }
                 }
             } else {
+                if cellEntries.capacity < entryTotal { cellEntries.reserveCapacity(entryTotal + entryTotal / 8) }
                 for s in 0..<n {
                     let r = cr[s]
                     guard r.isBinned else { continue }
@@ -265,34 +269,57 @@ extension World {
                                tight: tightBuffer.baseAddress).apart { return }
                 pairs.append(ia < ib ? UInt64(ia) << 32 | UInt64(ib) : UInt64(ib) << 32 | UInt64(ia))
             }
-            // Awake against awake, within each cell.
-            cellEntries.withUnsafeBufferPointer { entries in
-                var start = 0
-                let total = entries.count
-                while start < total {
-                    let key = UInt32(truncatingIfNeeded: entries[start] >> 32)
-                    var end = start + 1
-                    while end < total && UInt32(truncatingIfNeeded: entries[end] >> 32) == key { end += 1 }
-                    if end - start > 1 {
-                        for a in start..<(end - 1) {
-                            let sa = Int(entries[a] & 0xFFFF_FFFF)
-                            let boxA = boxes[sa]
-                            let ia = Int(bodyIndex[sa])
-                            let rowA = Int(classOf[ia]) * classes
-                            for b in (a + 1)..<end {
-                                let sb = Int(entries[b] & 0xFFFF_FFFF)
-                                let boxB = boxes[sb]
-                                guard boxA.overlaps(boxB) else { continue }
-                                let ib = Int(bodyIndex[sb])
-                                guard matrix[rowA + Int(classOf[ib])] else { continue }
-                                let rx = Swift.max(boxA.lower.x, boxB.lower.x), ry = Swift.max(boxA.lower.y, boxB.lower.y)
-                                let rk = cellKey(World.cellIndex(rx * inv), World.cellIndex(ry * inv))
-                                guard rk == key else { continue }
-                                addAwakePair(sa, sb, ia, ib, to: &pairs)
-                            }
-                        }
+            /// Awake against awake within one cell (key `key`), whose slots are `slotAt(start ..< end)`: a pair is
+            /// listed from the cell holding the lower corner of its boxes' overlap only.
+            @inline(__always) func pairsWithin(_ key: UInt32, _ start: Int, _ end: Int, _ slotAt: (Int) -> Int,
+                                               to pairs: inout [UInt64]) {
+                for a in start..<(end - 1) {
+                    let sa = slotAt(a)
+                    let boxA = boxes[sa]
+                    let ia = Int(bodyIndex[sa])
+                    let rowA = Int(classOf[ia]) * classes
+                    for b in (a + 1)..<end {
+                        let sb = slotAt(b)
+                        let boxB = boxes[sb]
+                        guard boxA.overlaps(boxB) else { continue }
+                        let ib = Int(bodyIndex[sb])
+                        guard matrix[rowA + Int(classOf[ib])] else { continue }
+                        let rx = Swift.max(boxA.lower.x, boxB.lower.x), ry = Swift.max(boxA.lower.y, boxB.lower.y)
+                        let rk = cellKey(World.cellIndex(rx * inv), World.cellIndex(ry * inv))
+                        guard rk == key else { continue }
+                        addAwakePair(sa, sb, ia, ib, to: &pairs)
                     }
-                    start = end
+                }
+            }
+            if bucketed {
+                // Cell b's run ends where the placement left its count, and starts where cell b − 1's ends.
+                cellSlots.withUnsafeBufferPointer { entries in
+                bucketCounts.withUnsafeBufferPointer { ends in
+                    var start = 0
+                    for b in 0..<buckets {
+                        let end = Int(ends[b])
+                        if end - start > 1 {
+                            let y = b / width, x = b - y * width
+                            let key = UInt32(UInt16(truncatingIfNeeded: y) &+ y0) << 16 | UInt32(UInt16(truncatingIfNeeded: x) &+ x0)
+                            pairsWithin(key, start, end, { Int(entries[$0]) }, to: &pairs)
+                        }
+                        start = end
+                    }
+                }
+                }
+            } else {
+                cellEntries.withUnsafeBufferPointer { entries in
+                    var start = 0
+                    let total = entries.count
+                    while start < total {
+                        let key = UInt32(truncatingIfNeeded: entries[start] >> 32)
+                        var end = start + 1
+                        while end < total && UInt32(truncatingIfNeeded: entries[end] >> 32) == key { end += 1 }
+                        if end - start > 1 {
+                            pairsWithin(key, start, end, { Int(entries[$0] & 0xFFFF_FFFF) }, to: &pairs)
+                        }
+                        start = end
+                    }
                 }
             }
 

@@ -93,12 +93,14 @@ extension World {
         if oversized(constraints, need: used, floor: 4096) { constraints = [] }
         if oversized(wideContacts, need: used / 4 + 64, floor: 1024) { wideContacts = [] }
         if oversized(cellEntries, need: cellEntries.count, floor: 4096) { cellEntries = [] }
+        if oversized(cellSlots, need: cellSlots.count, floor: 4096) { cellSlots = [] }
         if contactColoured.capacity > 4096 && used * 4 < contactColoured.capacity { contactColoured = [] }
         if contactSorted.count > 4096 && used * 4 < contactSorted.count { contactSorted = [] }
         if contactBodyColours.count > 4096 && used * 8 < contactBodyColours.count { contactBodyColours = [] }
         if pairs.capacity > 4096 && pairCount * 4 < pairs.capacity { pairs = [] }
-        if sortScratch.count > 4096 && (cellEntries.count + pairCount) * 4 < sortScratch.count { sortScratch = [] }
-        if bucketCounts.count > 4096 && (cellEntries.count + pairCount) * 16 < bucketCounts.count { bucketCounts = [] }
+        let entryCount = cellEntries.count + cellSlots.count
+        if sortScratch.count > 4096 && (entryCount + pairCount) * 4 < sortScratch.count { sortScratch = [] }
+        if bucketCounts.count > 4096 && (entryCount + pairCount) * 16 < bucketCounts.count { bucketCounts = [] }
     }
 
     /// With every body asleep or static, nothing the step computes per awake body or per contact is needed until
@@ -116,7 +118,7 @@ extension World {
         contactBodyColours = []; contactBodyEntry = []; wideContactColourEnds = []
         contactVelocity.release(); contactPose.release()
         pairs = []; awakeOversize = []; wakeList = []
-        cellEntries = []; cellRanges = []; tightBoxes = []; sortScratch = []; sortCounts = []; bucketCounts = []
+        cellEntries = []; cellSlots = []; cellRanges = []; tightBoxes = []; sortScratch = []; sortCounts = []; bucketCounts = []
         unionParent = []; islandMinSleep = []; islandRootIndex = []; islandRoots = []; islandMembers = []
     }
 

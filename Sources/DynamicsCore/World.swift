@@ -154,6 +154,7 @@ public final class World {
     /// The awake bodies' boxes at their current transform (before sweeping), by slot, from this step's broadphase.
     @exclusivity(unchecked) @usableFromInline var tightBoxes: [AABB] = []
     @exclusivity(unchecked) @usableFromInline var cellEntries: [UInt64] = []
+    @exclusivity(unchecked) @usableFromInline var cellSlots: [UInt32] = []
     @exclusivity(unchecked) @usableFromInline var cellRanges: [CellRange] = []
     @exclusivity(unchecked) @usableFromInline var pairs: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var sortScratch: [UInt64] = []

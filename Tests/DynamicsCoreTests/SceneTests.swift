@@ -932,7 +932,7 @@ extension CapacityTests {
         let tables: [(String, Int)] = [
             ("contacts", world.contacts.capacity), ("newContacts", world.newContacts.capacity),
             ("constraints", world.constraints.capacity), ("wideContacts", world.wideContacts.capacity),
-            ("pairs", world.pairs.capacity), ("cellEntries", world.cellEntries.capacity),
+            ("pairs", world.pairs.capacity), ("cellEntries", world.cellEntries.capacity), ("cellSlots", world.cellSlots.capacity),
             ("cellRanges", world.cellRanges.capacity), ("tightBoxes", world.tightBoxes.capacity),
             ("contactBodyColours", world.contactBodyColours.capacity), ("contactBodyEntry", world.contactBodyEntry.capacity),
             ("contactVelocity", world.contactVelocity.capacity), ("unionParent", world.unionParent.capacity),
