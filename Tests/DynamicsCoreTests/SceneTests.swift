@@ -882,6 +882,26 @@ final class CapacityTests: XCTestCase {
         XCTAssertEqual(m.pointCount, 2)
     }
 
+    /// A shape record is 24 bytes; a polygon's vertex run (kept in a segment's end point) reads back exactly,
+    /// and segments and circles keep their points.
+    func test_shapeRecord_is24Bytes_andKeepsEachKindsFields() {
+        XCTAssertEqual(MemoryLayout<ShapeRecord>.stride, 24)
+        for (start, count) in [(Int32(0), Int32(3)), (1, 4), (8_388_607, 8), (2_000_000_000, 5)] {
+            var r = ShapeRecord(kind: .polygon, vertexStart: start, vertexCount: count, radius: 0, p0: .zero, p1: .zero)
+            XCTAssertEqual(r.vertexStart, start)
+            XCTAssertEqual(r.vertexCount, count)
+            r.vertexStart = start / 2
+            XCTAssertEqual(r.vertexStart, start / 2)
+            XCTAssertEqual(r.vertexCount, count)
+        }
+        let segment = ShapeRecord(kind: .segment, vertexStart: 0, vertexCount: 2, radius: 0, p0: Vec2(1, 2), p1: Vec2(-3, 4))
+        XCTAssertEqual(segment.p0, Vec2(1, 2))
+        XCTAssertEqual(segment.p1, Vec2(-3, 4))
+        let circle = ShapeRecord(kind: .circle, vertexStart: 0, vertexCount: 0, radius: 5, p0: Vec2(6, 7), p1: .zero)
+        XCTAssertEqual(circle.radius, 5)
+        XCTAssertEqual(circle.p0, Vec2(6, 7))
+    }
+
     func test_reserveCapacity_sizesTheTablesExactly_andRefusesNegativeCounts() throws {
         let world = World()
         try world.reserveCapacity(bodies: 1001, shapes: 1001, vertices: 4004)
