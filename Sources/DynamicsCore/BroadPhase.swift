@@ -15,17 +15,6 @@ struct GridCoord {
     @inline(__always) var cellCount: Int { Int(x1 - x0 + 1) * Int(y1 - y0 + 1) }
 }
 
-/// An awake body's rectangle of grid cells for this step, as 16-bit coordinates (cell keys hold coordinates modulo
-/// 2¹⁶ too): 8 bytes a body, kept between the broadphase's passes so the cells are computed once.
-@usableFromInline
-struct CellRange {
-    @usableFromInline var x0: Int16, y0: Int16, x1: Int16, y1: Int16
-    /// Not in the grid: its class collides with nothing, or it is oversize.
-    static var unbinned: CellRange { CellRange(x0: 1, y0: 1, x1: 0, y1: 0) }
-    /// Binned boxes span fewer than `World.oversizeCells` cells each way; `unbinned` spans 2¹⁶ − 1.
-    @inline(__always) var isBinned: Bool { UInt16(bitPattern: x1 &- x0) < 0x8000 }
-}
-
 @inline(__always) func cellKey(_ x: Int32, _ y: Int32) -> UInt32 {
     (UInt32(truncatingIfNeeded: y) & 0xFFFF) << 16 | (UInt32(truncatingIfNeeded: x) & 0xFFFF)
 }

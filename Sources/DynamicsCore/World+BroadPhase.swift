@@ -5,18 +5,17 @@ extension World {
     /// being binned, so one large item among many small ones does not flood the grid.
     @usableFromInline static var oversizeCells: Int { 64 }
 
-    /// ⌊v⌋ clamped to ±10⁹, as a cell index. SSE2 has no rounding instruction, and `rounded(.down)` is a call
-    /// into the C library; clamping first and truncating gives the same index inline.
-    @inline(__always) static func cellIndex(_ v: Float) -> Int32 {
-        let c = Swift.max(Swift.min(v, 1e9), -1e9)
-        // A C conversion: Swift's Int32(Float) checks the range again (the clamp above already bounds it).
-        let t = dk_truncate(c)
-        return Float(t) > c ? t - 1 : t
+    /// The key of the cell holding the lower corner of two overlapping boxes' overlap: the one cell of the many
+    /// they may share from which their pair is listed.
+    @inline(__always) static func cornerCellKey(_ a: AABB, _ b: AABB, inv: Float) -> UInt32 {
+        let corner = Vec2(Swift.max(a.lower.x, b.lower.x), Swift.max(a.lower.y, b.lower.y))
+        let c = dk_cell_coords(SIMD4(lowHalf: corner, highHalf: corner), inv)
+        return cellKey(c.x, c.y)
     }
 
     @inline(__always) func cellCoord(_ box: AABB, inv: Float) -> GridCoord {
-        @inline(__always) func c(_ v: Float) -> Int32 { World.cellIndex(v * inv) }
-        return GridCoord(x0: c(box.lower.x), y0: c(box.lower.y), x1: c(box.upper.x), y1: c(box.upper.y))
+        let c = dk_cell_coords(SIMD4(lowHalf: box.lower, highHalf: box.upper), inv)
+        return GridCoord(x0: c.x, y0: c.y, x1: c.z, y1: c.w)
     }
 
     /// The tight box of a body's shapes at its current transform.
@@ -113,7 +112,6 @@ extension World {
         var pairs = self.pairs; self.pairs = []
         var cellEntries = self.cellEntries; self.cellEntries = []
         var cellSlots = self.cellSlots; self.cellSlots = []
-        var cellRanges = self.cellRanges; self.cellRanges = []
         var tightBoxes = self.tightBoxes; self.tightBoxes = []
         pairs.removeAll(keepingCapacity: true)
         cellEntries.removeAll(keepingCapacity: true)
@@ -121,13 +119,11 @@ extension World {
         awakeOversize.removeAll(keepingCapacity: true)
         defer {
             self.pairs = pairs; self.cellEntries = cellEntries; self.cellSlots = cellSlots; self.tightBoxes = tightBoxes
-            self.cellRanges = cellRanges
         }
         let n = bodies.awakeCount
         // Nothing collides (a swarm driven by fields, a joint grid): no pairs, no work per body.
         guard classActive.contains(true) else { return }
         if tightBoxes.count < n { tightBoxes.append(contentsOf: repeatElement(AABB(lower: .zero, upper: .zero), count: n - tightBoxes.count)) }
-        if cellRanges.count < n { cellRanges.append(contentsOf: repeatElement(CellRange.unbinned, count: n - cellRanges.count)) }
         let inv = 1 / cellSize
         let margin = settings.speculativeDistance
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, ext = bodies.extent.base
@@ -146,7 +142,6 @@ extension World {
         var entryTotal = 0
         do { let ab = boxBuffer
         tightBoxes.withUnsafeMutableBufferPointer { tb in
-        cellRanges.withUnsafeMutableBufferPointer { cr in
         shapes.withUnsafeBufferPointer { shapeBuffer in
         polygonVertices.withUnsafeBufferPointer { vertexBuffer in
             let shapeBase = shapeBuffer.baseAddress!, vertexBase = vertexBuffer.baseAddress
@@ -154,7 +149,6 @@ extension World {
                 let i = Int(bodyIndex[s])
                 if !active[Int(classOf[i])] {
                     ab[s] = AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1))
-                    cr[s] = CellRange.unbinned
                     continue
                 }
                 var box = bodyBox(id: i, slot: s, shapes: shapeBase, vertices: vertexBase)
@@ -167,16 +161,12 @@ extension World {
                 let c = cellCoord(box, inv: inv)
                 if c.cellCount >= oversizeLimit {
                     self.awakeOversize.append(Int32(s))
-                    cr[s] = CellRange.unbinned
                     continue
                 }
-                cr[s] = CellRange(x0: Int16(truncatingIfNeeded: c.x0), y0: Int16(truncatingIfNeeded: c.y0),
-                                  x1: Int16(truncatingIfNeeded: c.x1), y1: Int16(truncatingIfNeeded: c.y1))
                 cx0 = Swift.min(cx0, c.x0); cx1 = Swift.max(cx1, c.x1)
                 cy0 = Swift.min(cy0, c.y0); cy1 = Swift.max(cy1, c.y1)
                 entryTotal += c.cellCount
             }
-        }
         }
         }
         }
@@ -192,7 +182,16 @@ extension World {
         // below), so the 16-bit ranges give the bucket (row-major) and the key alike.
         let x0 = UInt16(truncatingIfNeeded: cx0), y0 = UInt16(truncatingIfNeeded: cy0)
         let buckets = bucketed ? width * height : 0
-        cellRanges.withUnsafeBufferPointer { cr in
+        let sweptBoxes = UnsafeBufferPointer(boxBuffer)
+        /// Slot s's rectangle of cells, computed again from its swept box as above (cheaper than keeping it), if
+        /// it is binned: its class collides with something (else its box is empty) and it is not oversize.
+        @inline(__always) func cells(_ s: Int) -> GridCoord? {
+            let box = sweptBoxes[s]
+            guard box.lower.x <= box.upper.x else { return nil }
+            let c = cellCoord(box, inv: inv)
+            return c.cellCount < oversizeLimit ? c : nil
+        }
+        do {
             if bucketed {
                 if bucketCounts.count < buckets + 1 {
                     bucketCounts.append(contentsOf: repeatElement(0, count: buckets + 1 - bucketCounts.count))
@@ -205,10 +204,9 @@ extension World {
                     next.update(repeating: 0, count: buckets + 1)
                     /// Slot s's cells as column and row ranges from the rectangle's corner, if binned.
                     @inline(__always) func offsets(_ s: Int) -> (bx: Int, ex: Int, by: Int, ey: Int)? {
-                        let r = cr[s]
-                        guard r.isBinned else { return nil }
-                        let bx = Int(UInt16(bitPattern: r.x0) &- x0), by = Int(UInt16(bitPattern: r.y0) &- y0)
-                        return (bx, bx + Int(UInt16(bitPattern: r.x1 &- r.x0)), by, by + Int(UInt16(bitPattern: r.y1 &- r.y0)))
+                        guard let c = cells(s) else { return nil }
+                        let bx = Int(UInt16(truncatingIfNeeded: c.x0) &- x0), by = Int(UInt16(truncatingIfNeeded: c.y0) &- y0)
+                        return (bx, bx + Int(c.x1 - c.x0), by, by + Int(c.y1 - c.y0))
                     }
                     for s in 0..<n {
                         guard let (bx, ex, by, ey) = offsets(s) else { continue }
@@ -234,18 +232,9 @@ extension World {
             } else {
                 if cellEntries.capacity < entryTotal { cellEntries.reserveCapacity(entryTotal + entryTotal / 8) }
                 for s in 0..<n {
-                    let r = cr[s]
-                    guard r.isBinned else { continue }
-                    var y = r.y0
-                    while true {
-                        var x = r.x0
-                        while true {
-                            cellEntries.append(UInt64(cellKey(Int32(x), Int32(y))) << 32 | UInt64(s))
-                            if x == r.x1 { break }
-                            x &+= 1
-                        }
-                        if y == r.y1 { break }
-                        y &+= 1
+                    guard let c = cells(s) else { continue }
+                    for y in c.y0...c.y1 {
+                        for x in c.x0...c.x1 { cellEntries.append(UInt64(cellKey(x, y)) << 32 | UInt64(s)) }
                     }
                 }
                 radixSort(&cellEntries, scratch: &sortScratch, counts: &sortCounts)
@@ -284,9 +273,7 @@ extension World {
                         guard boxA.overlaps(boxB) else { continue }
                         let ib = Int(bodyIndex[sb])
                         guard matrix[rowA + Int(classOf[ib])] else { continue }
-                        let rx = Swift.max(boxA.lower.x, boxB.lower.x), ry = Swift.max(boxA.lower.y, boxB.lower.y)
-                        let rk = cellKey(World.cellIndex(rx * inv), World.cellIndex(ry * inv))
-                        guard rk == key else { continue }
+                        guard World.cornerCellKey(boxA, boxB, inv: inv) == key else { continue }
                         addAwakePair(sa, sb, ia, ib, to: &pairs)
                     }
                 }
@@ -402,9 +389,7 @@ extension World {
                     e = staticGrid.entryNext[Int(e)]
                     let sb = boxes[Int(slotOf[j])]
                     guard box.overlaps(sb), collides[row + Int(classOf[j])] else { continue }
-                    let rx = Swift.max(box.lower.x, sb.lower.x), ry = Swift.max(box.lower.y, sb.lower.y)
-                    let rk = cellKey(World.cellIndex(rx * inv), World.cellIndex(ry * inv))
-                    guard rk == key else { continue }
+                    guard World.cornerCellKey(box, sb, inv: inv) == key else { continue }
                     pairs.append(i < j ? UInt64(i) << 32 | UInt64(j) : UInt64(j) << 32 | UInt64(i))
                 }
             }

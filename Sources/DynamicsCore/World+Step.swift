@@ -118,7 +118,7 @@ extension World {
         contactBodyColours = []; contactBodyEntry = []; wideContactColourEnds = []
         contactVelocity.release(); contactPose.release()
         pairs = []; awakeOversize = []; wakeList = []
-        cellEntries = []; cellSlots = []; cellRanges = []; tightBoxes = []; sortScratch = []; sortCounts = []; bucketCounts = []
+        cellEntries = []; cellSlots = []; tightBoxes = []; sortScratch = []; sortCounts = []; bucketCounts = []
         unionParent = []; islandMinSleep = []; islandRootIndex = []; islandRoots = []; islandMembers = []
     }
 

@@ -172,7 +172,6 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var tightBoxes: [AABB] = []
     @exclusivity(unchecked) @usableFromInline var cellEntries: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var cellSlots: [UInt32] = []
-    @exclusivity(unchecked) @usableFromInline var cellRanges: [CellRange] = []
     @exclusivity(unchecked) @usableFromInline var pairs: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var sortScratch: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var sortCounts: [Int] = []

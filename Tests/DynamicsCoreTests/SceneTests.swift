@@ -212,6 +212,22 @@ final class PropertyTests: XCTestCase {
     /// entries and radix sorts them instead of placing them by cell. One cluster straddles cell 32,767 | 32,768,
     /// where the 16-bit cell coordinates wrap. Every overlapping pair is still a candidate, and the pairs are the
     /// ones the clusters give alone (placed by cell).
+    /// The grid cells of a box are ⌊v·inv⌋ of each coordinate, clamped to ±10⁹: at exact multiples of the cell,
+    /// just either side, negative, and beyond the clamp.
+    func test_cellCoords_areTheFloorOfEachCoordinate() {
+        let inv: Float = 1 / 64
+        let values: [Float] = [0, -0.0, 63.99, 64, 64.01, -0.01, -64, -64.01, -127.5, 1e5, -1e5, 3e12, -3e12,
+                               Float.leastNonzeroMagnitude, -Float.leastNonzeroMagnitude, 12345.678]
+        for (k, v) in values.enumerated() {
+            let w = values[(k * 7 + 3) % values.count]
+            let c = dk_cell_coords(SIMD4(v, w, -w, v * 0.5), inv)
+            for (lane, x) in [v, w, -w, v * 0.5].enumerated() {
+                let expected = Int32(Swift.max(Swift.min(x * inv, 1e9), -1e9).rounded(.down))
+                XCTAssertEqual(c[lane], expected, "\(x)")
+            }
+        }
+    }
+
     func test_broadphase_sparseClustersAndTheCellCoordinateWrap() throws {
         func cluster(_ world: World, at origin: Vec2, seed: UInt64) throws -> [BodyID] {
             var rng = Rng(s: seed)
@@ -953,7 +969,7 @@ extension CapacityTests {
             ("contacts", world.contacts.capacity), ("newContacts", world.newContacts.capacity),
             ("constraints", world.constraints.capacity), ("wideContacts", world.wideContacts.capacity),
             ("pairs", world.pairs.capacity), ("cellEntries", world.cellEntries.capacity), ("cellSlots", world.cellSlots.capacity),
-            ("cellRanges", world.cellRanges.capacity), ("tightBoxes", world.tightBoxes.capacity),
+            ("tightBoxes", world.tightBoxes.capacity),
             ("contactBodyColours", world.contactBodyColours.capacity), ("contactBodyEntry", world.contactBodyEntry.capacity),
             ("contactVelocity", world.contactVelocity.capacity), ("unionParent", world.unionParent.capacity),
             ("bucketCounts", world.bucketCounts.capacity), ("sortScratch", world.sortScratch.capacity)]

@@ -1,7 +1,6 @@
 // DynamicsSIMD: the engine's C. Its kernels (the free-motion pass, the contact and rod passes) are declared in the
-// headers included below and built per lane count (DynamicsLanes.h); this header adds the two scalar and 4-wide
-// helpers that Swift and the 4-lane kernels use: a float-to-int truncation without Swift's range check, and an
-// optimisation barrier. (The 4-wide helpers the Swift kernels used before they moved here are gone with them.)
+// headers included below and built per lane count (DynamicsLanes.h); this header adds two 4-wide helpers: the grid
+// cells of a box (for the broadphase) and an optimisation barrier (for the 4-lane kernels).
 #ifndef DYNAMICS_SIMD_H
 #define DYNAMICS_SIMD_H
 
@@ -14,13 +13,24 @@ typedef float dk_float4 __attribute__((ext_vector_type(4)));
 
 #define DK_INLINE static inline __attribute__((always_inline))
 
-/// (int)v: truncation toward zero, one instruction (cvttss2si), without the range check of Swift's Int32(Float).
-/// The caller keeps v within the range of int (the broadphase clamps to ±1e9 first).
-DK_INLINE int dk_truncate(float v) { return (int)v; }
-
 /// v, unchanged, but opaque to the optimiser: it cannot move arithmetic across this point. After a split of (x, y)
 /// pairs, LLVM otherwise tends to push the following arithmetic back through the shuffles and then break it into
 /// partial and scalar vectors. Costs nothing: the value stays in its register.
+typedef int dk_int4 __attribute__((ext_vector_type(4)));
+
+/// ⌊v·inv⌋ with v·inv clamped to ±10⁹ first, for the four coordinates of a box (lower x, lower y, upper x,
+/// upper y): the rectangle of grid cells it spans. SSE2 has no rounding instruction and `rounded(.down)` is a call
+/// into the C library: the clamped value is truncated (cvttps2dq, no range check as Swift's Int32(Float) has) and
+/// corrected down where truncation rounded up.
+DK_INLINE dk_int4 dk_cell_coords(dk_float4 box, float inv) {
+    dk_float4 v = box * inv;
+    dk_float4 high = 1e9f, low = -1e9f;
+    dk_float4 c = high < v ? high : v;
+    c = low > c ? low : c;
+    dk_int4 t = __builtin_convertvector(c, dk_int4);
+    return __builtin_convertvector(t, dk_float4) > c ? t - 1 : t;
+}
+
 DK_INLINE dk_float4 dk_opaque4(dk_float4 v) {
 #if defined(__x86_64__) || defined(__i386__)
     __asm__("" : "+x"(v));
