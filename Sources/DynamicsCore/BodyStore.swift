@@ -49,12 +49,14 @@ final class BodyStore {
     @exclusivity(unchecked) @usableFromInline var type: [BodyType] = []
     @exclusivity(unchecked) @usableFromInline var shapeStart: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var shapeCount: [Int32] = []
-    @exclusivity(unchecked) @usableFromInline var localCenter: [Vec2] = []         // COM in the body-origin frame
+    /// The center of mass in the body-origin frame; empty while every body's is (0, 0) (see `centerOf`).
+    @exclusivity(unchecked) @usableFromInline var localCenter: [Vec2] = []
     @exclusivity(unchecked) @usableFromInline var mass: [Float] = []
     @exclusivity(unchecked) @usableFromInline var inertia: [Float] = []            // about the COM, before allowsRotation
     @exclusivity(unchecked) @usableFromInline var allowsRotation: [Bool] = []
     @exclusivity(unchecked) @usableFromInline var restitution: [Float] = []
     @exclusivity(unchecked) @usableFromInline var friction: [Float] = []
+    /// Empty while every body's charge is 0 (see `chargeOf`).
     @exclusivity(unchecked) @usableFromInline var charge: [Float] = []
     /// Damping rates, empty while every body's is 0 (as long as `linearDampingFactor` and `angularDampingFactor`
     /// are not present).
@@ -110,6 +112,29 @@ final class BodyStore {
         angularDampingFactor.materialise(count: count, capacity: position.capacity)
     }
 
+    /// Body i's center of mass in its origin frame.
+    @inline(__always) func centerOf(_ i: Int) -> Vec2 { localCenter.isEmpty ? .zero : localCenter[i] }
+
+    /// Sets body i's center of mass, making the column when the first body's is not (0, 0) to the bit.
+    func setCenter(_ i: Int, _ c: Vec2) {
+        if localCenter.isEmpty {
+            if c.x.bitPattern == 0 && c.y.bitPattern == 0 { return }
+            localCenter = Array(repeating: .zero, count: slot.count)
+        }
+        localCenter[i] = c
+    }
+
+    @inline(__always) func chargeOf(_ i: Int) -> Float { charge.isEmpty ? 0 : charge[i] }
+
+    /// Sets body i's charge, making the column when the first body's is not +0.
+    func setCharge(_ i: Int, _ q: Float) {
+        if charge.isEmpty {
+            if q.bitPattern == 0 { return }
+            charge = Array(repeating: 0, count: slot.count)
+        }
+        charge[i] = q
+    }
+
     @inline(__always) func linearDampingRate(_ i: Int) -> Float { linearDampingFactor.isPresent ? linearDamping[i] : 0 }
     @inline(__always) func angularDampingRate(_ i: Int) -> Float { angularDampingFactor.isPresent ? angularDamping[i] : 0 }
 
@@ -135,9 +160,11 @@ final class BodyStore {
         let ids = n - freeIDs.count
         guard ids > slot.count else { return }
         slot.reserveCapacity(ids); generation.reserveCapacity(ids); alive.reserveCapacity(ids); type.reserveCapacity(ids)
-        shapeStart.reserveCapacity(ids); shapeCount.reserveCapacity(ids); localCenter.reserveCapacity(ids)
+        shapeStart.reserveCapacity(ids); shapeCount.reserveCapacity(ids)
+        if !localCenter.isEmpty { localCenter.reserveCapacity(ids) }
         mass.reserveCapacity(ids); inertia.reserveCapacity(ids); allowsRotation.reserveCapacity(ids)
-        restitution.reserveCapacity(ids); friction.reserveCapacity(ids); charge.reserveCapacity(ids)
+        restitution.reserveCapacity(ids); friction.reserveCapacity(ids)
+        if !charge.isEmpty { charge.reserveCapacity(ids) }
         if linearDampingFactor.isPresent { linearDamping.reserveCapacity(ids) }
         if angularDampingFactor.isPresent { angularDamping.reserveCapacity(ids) }
         collisionClass.reserveCapacity(ids)

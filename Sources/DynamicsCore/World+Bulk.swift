@@ -11,7 +11,8 @@ public struct BodyStates {
     @usableFromInline let position: UnsafePointer<Vec2>, rotations: UnsafePointer<Rot>
     @usableFromInline let velocities: UnsafePointer<Vec2>, angularVelocities: UnsafePointer<Float>
     @usableFromInline let bodyIndex: UnsafePointer<Int32>
-    /// Per body id (the id arrays; empty when the world has no body yet).
+    /// Per body id (the id arrays; empty when the world has no body yet, and `localCenter` while every body's
+    /// center of mass is at its origin).
     @usableFromInline let generation: UnsafeBufferPointer<UInt32>, localCenter: UnsafeBufferPointer<Vec2>
     @usableFromInline let userTags: UnsafeBufferPointer<Int32>, types: UnsafeBufferPointer<BodyType>
 
@@ -33,7 +34,7 @@ public struct BodyStates {
     }
     /// The body origin (item center), points.
     @inlinable public func origin(at k: Int) -> Vec2 {
-        position[k] - rotations[k].rotate(localCenter[Int(bodyIndex[k])])
+        position[k] - rotations[k].rotate(localCenter.isEmpty ? .zero : localCenter[Int(bodyIndex[k])])
     }
     @inlinable public func rotation(at k: Int) -> Rot { rotations[k] }
     @inlinable public func velocity(at k: Int) -> Vec2 { velocities[k] }

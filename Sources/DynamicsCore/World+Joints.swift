@@ -32,13 +32,13 @@ extension World {
         var qB = Rot.identity
         var localB = def.localAnchorB
         if ib >= 0 {
-            localB = def.localAnchorB - bodies.localCenter[ib]
+            localB = def.localAnchorB - bodies.centerOf(ib)
             qB = bodies.rotation[Int(bodies.slot[ib])]
         }
         let axis = normalized(def.localAxisA)
         let jr = JointRecord(
             kind: def.kind, bodyA: Int32(ia), bodyB: Int32(ib),
-            localA: def.localAnchorA - bodies.localCenter[ia], localB: localB,
+            localA: def.localAnchorA - bodies.centerOf(ia), localB: localB,
             length: def.length, minLength: def.minLength, maxLength: def.maxLength,
             hertz: def.hertz, dampingRatio: def.dampingRatio, enableLimit: def.enableLimit,
             lower: def.lowerLimit, upper: def.upperLimit, maxFrictionTorque: def.maxFrictionTorque,

@@ -313,9 +313,10 @@ public final class World {
             id = Int32(bodies.idCapacity)
             bodies.slot.append(-1); bodies.generation.append(0); bodies.alive.append(false)
             bodies.type.append(.dynamic); bodies.shapeStart.append(0); bodies.shapeCount.append(0)
-            bodies.localCenter.append(.zero); bodies.mass.append(0); bodies.inertia.append(0)
+            if !bodies.localCenter.isEmpty { bodies.localCenter.append(.zero) }
+            bodies.mass.append(0); bodies.inertia.append(0)
             bodies.allowsRotation.append(true); bodies.restitution.append(0); bodies.friction.append(0)
-            bodies.charge.append(0)
+            if !bodies.charge.isEmpty { bodies.charge.append(0) }
             if bodies.linearDampingFactor.isPresent { bodies.linearDamping.append(0) }
             if bodies.angularDampingFactor.isPresent { bodies.angularDamping.append(0) }
             bodies.collisionClass.append(0); bodies.userTag.append(-1); bodies.sleepingIsland.append(-1)
@@ -329,7 +330,7 @@ public final class World {
         bodies.allowsRotation[i] = def.allowsRotation
         bodies.restitution[i] = def.restitution
         bodies.friction[i] = def.friction
-        bodies.charge[i] = def.charge
+        bodies.setCharge(i, def.charge)
         if def.linearDamping != 0 { makeLinearDampingPresent() }
         if bodies.linearDampingFactor.isPresent { bodies.linearDamping[i] = def.linearDamping }
         if def.angularDamping != 0 { bodies.materialiseAngularDamping() }
@@ -344,7 +345,7 @@ public final class World {
         setShapesUnchecked(id: i, slot: s, shapes: def.shapes)
         let q = Rot(angle: def.angle)
         bodies.rotation[s] = q
-        bodies.position[s] = def.position + q.rotate(bodies.localCenter[i])
+        bodies.position[s] = def.position + q.rotate(bodies.centerOf(i))
         bodies.gravity[s] = def.gravity
         if def.gravity != .zero { gravityInUse = true }
         updateDampingFactors(slot: s, id: i)
@@ -422,7 +423,7 @@ public final class World {
                                           vertexCount: Int32(p.vertices.count), radius: 0, p0: .zero, p1: .zero))
             }
         }
-        bodies.localCenter[i] = com
+        bodies.setCenter(i, com)
         bodies.mass[i] = totalMass
         bodies.inertia[i] = inertia
         bodies.extent[s] = ext
@@ -554,7 +555,7 @@ public final class World {
     /// The body origin (the item's center), points.
     public func origin(of id: BodyID) -> Vec2 {
         let i = checkedIndex(id), s = Int(bodies.slot[i])
-        return bodies.position[s] - bodies.rotation[s].rotate(bodies.localCenter[i])
+        return bodies.position[s] - bodies.rotation[s].rotate(bodies.centerOf(i))
     }
     /// The center of mass, points.
     public func centerOfMass(of id: BodyID) -> Vec2 { bodies.position[Int(bodies.slot[checkedIndex(id)])] }
@@ -565,7 +566,7 @@ public final class World {
     public func angularVelocity(of id: BodyID) -> Float { bodies.angularVelocity[Int(bodies.slot[checkedIndex(id)])] }
     public func mass(of id: BodyID) -> Float { bodies.mass[checkedIndex(id)] }
     public func inertia(of id: BodyID) -> Float { bodies.inertia[checkedIndex(id)] }
-    public func charge(of id: BodyID) -> Float { bodies.charge[checkedIndex(id)] }
+    public func charge(of id: BodyID) -> Float { bodies.chargeOf(checkedIndex(id)) }
     public func isAwake(_ id: BodyID) -> Bool { Int(bodies.slot[checkedIndex(id)]) < bodies.awakeCount }
     public func userTag(of id: BodyID) -> Int32 { bodies.userTag[checkedIndex(id)] }
     public func type(of id: BodyID) -> BodyType { bodies.type[checkedIndex(id)] }
@@ -579,7 +580,7 @@ public final class World {
         let q = Rot(angle: angle)
         bodies.slotVersion &+= 1
         bodies.rotation[s] = q
-        bodies.position[s] = origin + q.rotate(bodies.localCenter[i])
+        bodies.position[s] = origin + q.rotate(bodies.centerOf(i))
         if bodies.binned[i] { unbin(id: i); bin(id: i) }
         if bodies.type[i] == .static { wakeIslandsTouching(body: Int32(i)) }
     }
@@ -607,7 +608,7 @@ public final class World {
         guard bodies.type[i] == .dynamic else { return }
         wakeBody(i)
         let s = Int(bodies.slot[i])
-        let r = bodies.rotation[s].rotate(offset - bodies.localCenter[i])
+        let r = bodies.rotation[s].rotate(offset - bodies.centerOf(i))
         bodies.velocity[s] += bodies.invMass[s] * impulse
         bodies.angularVelocity[s] += bodies.invInertia[s] * cross(r, impulse)
     }
@@ -639,7 +640,7 @@ public final class World {
     }
 
     /// The local center of mass relative to the body origin.
-    public func localCenter(of id: BodyID) -> Vec2 { bodies.localCenter[checkedIndex(id)] }
+    public func localCenter(of id: BodyID) -> Vec2 { bodies.centerOf(checkedIndex(id)) }
 
     /// Sets material and damping; wakes the body when anything changes.
     public func setMaterial(_ id: BodyID, restitution: Float, friction: Float, linearDamping: Float,
@@ -652,10 +653,10 @@ public final class World {
         let i = checkedIndex(id)
         if bodies.restitution[i] == restitution && bodies.friction[i] == friction
             && bodies.linearDampingRate(i) == linearDamping && bodies.angularDampingRate(i) == angularDamping
-            && bodies.charge[i] == charge { return }
+            && bodies.chargeOf(i) == charge { return }
         wakeBody(i)
         bodies.restitution[i] = restitution; bodies.friction[i] = friction
-        bodies.charge[i] = charge
+        bodies.setCharge(i, charge)
         if linearDamping != 0 { makeLinearDampingPresent() }
         if angularDamping != 0 { bodies.materialiseAngularDamping() }
         if bodies.linearDampingFactor.isPresent { bodies.linearDamping[i] = linearDamping }
@@ -746,7 +747,7 @@ public final class World {
         if wasBinned { unbin(id: i) }
         removeContacts(ofBody: Int32(i))
         setShapesUnchecked(id: i, slot: s, shapes: defs)
-        bodies.position[s] = o + bodies.rotation[s].rotate(bodies.localCenter[i])
+        bodies.position[s] = o + bodies.rotation[s].rotate(bodies.centerOf(i))
         if wasBinned { bin(id: i) }
     }
 

@@ -511,6 +511,36 @@ final class IntegrationPathTests: XCTestCase {
         XCTAssertFalse(bare.bodies.linearDampingFactor.isPresent || bare.bodies.angularDampingFactor.isPresent)
     }
 
+    /// Centers of mass and charges are stored only once some body's is not zero; until then, and for the other
+    /// bodies after, they read as zero, and a body with an offset center keeps its origin where it was put.
+    func test_centerAndChargeColumns_appearWhenFirstNeeded() throws {
+        let world = World()
+        let plain = try (0..<3).map { k in try world.createBody(.box(center: Vec2(Float(40 * k), 0), width: 10, height: 10)) }
+        XCTAssertTrue(world.bodies.localCenter.isEmpty && world.bodies.charge.isEmpty)
+        var offset = BodyDefinition()
+        offset.position = Vec2(200, 50)
+        offset.shapes = [ShapeDefinition.box(width: 10, height: 10, center: Vec2(6, 0))]
+        offset.charge = 2
+        let lopsided = try world.createBody(offset)
+        XCTAssertFalse(world.bodies.localCenter.isEmpty || world.bodies.charge.isEmpty)
+        XCTAssertEqual(world.localCenter(of: lopsided), Vec2(6, 0))
+        XCTAssertEqual(world.origin(of: lopsided), Vec2(200, 50))
+        XCTAssertEqual(world.charge(of: lopsided), 2)
+        for id in plain {
+            XCTAssertEqual(world.localCenter(of: id), .zero)
+            XCTAssertEqual(world.charge(of: id), 0)
+        }
+        try world.setMaterial(plain[1], restitution: 0, friction: 0, linearDamping: 0, angularDamping: 0, charge: -1)
+        XCTAssertEqual(world.charge(of: plain[1]), -1)
+        XCTAssertEqual(world.charge(of: plain[2]), 0)
+        let later = try world.createBody(.box(center: Vec2(0, 100), width: 10, height: 10))
+        XCTAssertEqual(world.localCenter(of: later), .zero)
+        XCTAssertEqual(world.charge(of: later), 0)
+        world.withBodyStates { states in
+            for k in 0..<states.count where states.id(at: k) == lopsided { XCTAssertEqual(states.origin(at: k), Vec2(200, 50)) }
+        }
+    }
+
     /// Steps with no contacts or joints integrate all substeps in one fused pass; it must give exactly what the
     /// substep loop gives.
     func test_fusedIntegration_isBitIdenticalToTheSubstepLoop() throws {
