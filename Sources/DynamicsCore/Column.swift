@@ -125,3 +125,80 @@ struct LazyColumn<Element> {
         column.free(count: isPresent ? count : 0)
     }
 }
+
+/// A table rebuilt every step (the contact constraints, the wide contact batches): a count over a `Column`, with
+/// the array operations the step uses. Earlier in the step, before the table is rebuilt, its buffer is lent to the
+/// broadphase as raw scratch memory (`borrowBytes`), so the two passes' temporaries share one allocation: a Box2D
+/// style step arena in two tables. Elements are plain values (no references).
+@usableFromInline
+struct StepTable<Element>: RandomAccessCollection {
+    @usableFromInline var storage = Column<Element>()
+    @usableFromInline private(set) var count = 0
+    /// The buffer is bound to another type by `borrowBytes` and must be bound back before it is used as elements.
+    @usableFromInline var lent = false
+
+    @usableFromInline init() {}
+
+    @usableFromInline var startIndex: Int { 0 }
+    @usableFromInline var endIndex: Int { count }
+    @usableFromInline var capacity: Int { storage.capacity }
+
+    @usableFromInline subscript(i: Int) -> Element {
+        @inline(__always) get { precondition(i >= 0 && i < count, "step table index out of range"); return storage.base[i] }
+    }
+
+    @inline(__always) mutating func reclaim() {
+        if lent {
+            UnsafeMutableRawPointer(storage.base).bindMemory(to: Element.self, capacity: Swift.max(storage.capacity, 1))
+            lent = false
+        }
+    }
+
+    @usableFromInline mutating func removeAll(keepingCapacity: Bool) {
+        reclaim()
+        count = 0
+        if !keepingCapacity { storage.release() }
+    }
+
+    /// Room for `n` elements in all, exactly (rounded up to a multiple of 4).
+    @usableFromInline mutating func reserveCapacity(_ n: Int) {
+        reclaim()
+        storage.reserveExactly(n, count: count)
+    }
+
+    @usableFromInline mutating func append(_ element: Element) {
+        reclaim()
+        storage.append(element, count: count)
+        count += 1
+    }
+
+    @usableFromInline func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: storage.base, count: count))
+    }
+
+    @usableFromInline func withUnsafeMutableBufferPointer<R>(_ body: (UnsafeMutableBufferPointer<Element>) throws -> R) rethrows -> R {
+        try body(UnsafeMutableBufferPointer(start: storage.base, count: count))
+    }
+
+    /// Empties the table and lends its buffer, grown to hold at least `bytes` (aligned for any element of 16 bytes
+    /// or less), until the table is next filled; the caller binds the memory to its own type.
+    @usableFromInline mutating func borrowBytes(_ bytes: Int) -> UnsafeMutableRawPointer {
+        reclaim()
+        count = 0
+        let stride = MemoryLayout<Element>.stride
+        let elements = (bytes + stride - 1) / stride
+        // With an eighth to spare, as the step sizes its tables, so a slowly growing need does not reallocate.
+        if elements > storage.capacity { storage.reserveExactly(elements + elements / 8, count: 0) }
+        lent = true
+        return UnsafeMutableRawPointer(storage.base)
+    }
+
+    /// Gives the buffer back (capacity 0).
+    @usableFromInline mutating func release() {
+        reclaim()
+        count = 0
+        storage.release()
+    }
+
+    @usableFromInline func free() { storage.free(count: 0) }
+}

@@ -111,19 +111,25 @@ extension World {
         if cellSize == 0 { rebuildStaticGrid() }
         var pairs = self.pairs; self.pairs = []
         var cellEntries = self.cellEntries; self.cellEntries = []
-        var cellSlots = self.cellSlots; self.cellSlots = []
-        var tightBoxes = self.tightBoxes; self.tightBoxes = []
         pairs.removeAll(keepingCapacity: true)
         cellEntries.removeAll(keepingCapacity: true)
-        cellSlots.removeAll(keepingCapacity: true)
         awakeOversize.removeAll(keepingCapacity: true)
         defer {
-            self.pairs = pairs; self.cellEntries = cellEntries; self.cellSlots = cellSlots; self.tightBoxes = tightBoxes
+            self.pairs = pairs; self.cellEntries = cellEntries
         }
         let n = bodies.awakeCount
+        broadphaseBorrowed = (0, 0)
         // Nothing collides (a swarm driven by fields, a joint grid): no pairs, no work per body.
         guard classActive.contains(true) else { return }
-        if tightBoxes.count < n { tightBoxes.append(contentsOf: repeatElement(AABB(lower: .zero, upper: .zero), count: n - tightBoxes.count)) }
+        // The awake bodies' unswept boxes, by slot, and below the bucketed cell entries, live in the buffers of this
+        // step's wide contact batches and contact constraints, which are rebuilt after the narrowphase: the two
+        // passes' temporaries share memory (`StepTable.borrowBytes`).
+        @inline(__always) func elements<T>(_ bytes: Int, of: T.Type) -> Int {
+            (bytes + MemoryLayout<T>.stride - 1) / MemoryLayout<T>.stride
+        }
+        let tight = wideContacts.borrowBytes(n * MemoryLayout<AABB>.stride).bindMemory(to: AABB.self, capacity: n)
+        broadphaseBorrowed.wide = elements(n * MemoryLayout<AABB>.stride, of: WideContactBatch.self)
+        var slotEntries: UnsafeMutablePointer<UInt32>?
         let inv = 1 / cellSize
         let margin = settings.speculativeDistance
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, ext = bodies.extent.base
@@ -141,7 +147,7 @@ extension World {
         var cx0 = Int32.max, cx1 = Int32.min, cy0 = Int32.max, cy1 = Int32.min
         var entryTotal = 0
         do { let ab = boxBuffer
-        tightBoxes.withUnsafeMutableBufferPointer { tb in
+        do { let tb = tight
         shapes.withUnsafeBufferPointer { shapeBuffer in
         polygonVertices.withUnsafeBufferPointer { vertexBuffer in
             let shapeBase = shapeBuffer.baseAddress!, vertexBase = vertexBuffer.baseAddress
@@ -172,10 +178,10 @@ extension World {
         }
         }
         // One entry per cell of each binned awake box, by cell, then slot. When the cells in use span a small
-        // rectangle (the usual case), the entries are slots (`cellSlots`), placed straight into cell order: the boxes'
-        // cells are counted per cell, then each slot is written at its cell's next place, in slot order (a counting
-        // sort with no second buffer); the counts then mark where each cell's run ends. Else the entries are cell key
-        // << 32 | slot (`cellEntries`), listed in slot order and radix sorted.
+        // rectangle (the usual case), the entries are slots (in the constraints' borrowed buffer), placed straight
+        // into cell order: the boxes' cells are counted per cell, then each slot is written at its cell's next
+        // place, in slot order (a counting sort with no second buffer); the counts then mark where each cell's run
+        // ends. Else the entries are cell key << 32 | slot (`cellEntries`), listed in slot order and radix sorted.
         let width = Int(cx1) - Int(cx0) + 1, height = Int(cy1) - Int(cy0) + 1
         let bucketed = entryTotal >= 128 && width > 0 && height > 0 && width * height <= 4 * entryTotal + 1024
         // Within the rectangle, a cell's offsets from its corner are exact modulo 2¹⁶ (the width and height are far
@@ -196,11 +202,12 @@ extension World {
                 if bucketCounts.count < buckets + 1 {
                     bucketCounts.append(contentsOf: repeatElement(0, count: buckets + 1 - bucketCounts.count))
                 }
-                if cellSlots.capacity < entryTotal { cellSlots.reserveCapacity(entryTotal + entryTotal / 8) }
-                cellSlots.append(contentsOf: repeatElement(0, count: entryTotal))
+                let entries = constraints.borrowBytes(entryTotal * 4).bindMemory(to: UInt32.self, capacity: entryTotal)
+                broadphaseBorrowed.constraints = elements(entryTotal * 4, of: ContactConstraint.self)
+                slotEntries = entries
                 bucketCounts.withUnsafeMutableBufferPointer { cb in
-                cellSlots.withUnsafeMutableBufferPointer { eb in
-                    let next = cb.baseAddress!, entries = eb.baseAddress!
+                do {
+                    let next = cb.baseAddress!
                     next.update(repeating: 0, count: buckets + 1)
                     /// Slot s's cells as column and row ranges from the rectangle's corner, if binned.
                     @inline(__always) func offsets(_ s: Int) -> (bx: Int, ex: Int, by: Int, ey: Int)? {
@@ -247,7 +254,7 @@ extension World {
         let classes = classCount
         let pos = bodies.position.base
         do { let boxes = UnsafeBufferPointer(boxBuffer)
-        tightBoxes.withUnsafeBufferPointer { tightBuffer in
+        do {
             /// Lists the pair of two awake bodies (slots sa, sb; ids ia, ib) unless it is out of reach this step: the
             /// narrowphase's first test, done here so such a pair is neither sorted nor visited (the lower id's body
             /// first, as there).
@@ -255,7 +262,7 @@ extension World {
             @inline(__always) func addAwakePair(_ sa: Int, _ sb: Int, _ ia: Int, _ ib: Int, to pairs: inout [UInt64]) {
                 let (lo, hi) = ia < ib ? (sa, sb) : (sb, sa)
                 if World.reach(lo, hi, dt: dt, margin: margin, pos: pos, vel: vel, angVel: angVel, ext: ext, grav: grav,
-                               tight: tightBuffer.baseAddress).apart { return }
+                               tight: UnsafePointer(tight)).apart { return }
                 pairs.append(ia < ib ? UInt64(ia) << 32 | UInt64(ib) : UInt64(ib) << 32 | UInt64(ia))
             }
             /// Awake against awake within one cell (key `key`), whose slots are `slotAt(start ..< end)`: a pair is
@@ -280,8 +287,8 @@ extension World {
             }
             if bucketed {
                 // Cell b's run ends where the placement left its count, and starts where cell b − 1's ends.
-                cellSlots.withUnsafeBufferPointer { entries in
                 bucketCounts.withUnsafeBufferPointer { ends in
+                do { let entries = slotEntries!
                     var start = 0
                     for b in 0..<buckets {
                         let end = Int(ends[b])

@@ -81,6 +81,9 @@ extension World {
         @inline(__always) func oversized<T>(_ a: [T], need: Int, floor: Int) -> Bool {
             a.capacity > floor && a.capacity > 2 * spare(need)
         }
+        @inline(__always) func oversized<T>(_ a: StepTable<T>, need: Int, floor: Int) -> Bool {
+            a.capacity > floor && a.capacity > 2 * spare(need)
+        }
         let used = contacts.count, pairCount = pairs.count
         // The contacts are live: copied into a table sized as the narrowphase sizes them.
         if oversized(contacts, need: Swift.max(used, pairCount), floor: 4096) {
@@ -90,15 +93,15 @@ extension World {
             contacts = fresh
         }
         if oversized(newContacts, need: pairCount, floor: 4096) { newContacts = [] }
-        if oversized(constraints, need: used, floor: 4096) { constraints = [] }
-        if oversized(wideContacts, need: used / 4 + 64, floor: 1024) { wideContacts = [] }
+        // These two also hold the broadphase's scratch (`StepTable.borrowBytes`).
+        if oversized(constraints, need: Swift.max(used, broadphaseBorrowed.constraints), floor: 4096) { constraints.release() }
+        if oversized(wideContacts, need: Swift.max(used / 4 + 64, broadphaseBorrowed.wide), floor: 1024) { wideContacts.release() }
         if oversized(cellEntries, need: cellEntries.count, floor: 4096) { cellEntries = [] }
-        if oversized(cellSlots, need: cellSlots.count, floor: 4096) { cellSlots = [] }
         if contactColoured.capacity > 4096 && used * 4 < contactColoured.capacity { contactColoured = [] }
         if contactSorted.count > 4096 && used * 4 < contactSorted.count { contactSorted = [] }
         if contactBodyColours.count > 4096 && used * 8 < contactBodyColours.count { contactBodyColours = [] }
         if pairs.capacity > 4096 && pairCount * 4 < pairs.capacity { pairs = [] }
-        let entryCount = cellEntries.count + cellSlots.count
+        let entryCount = cellEntries.count + broadphaseBorrowed.constraints * MemoryLayout<ContactConstraint>.stride / 4
         if sortScratch.count > 4096 && (entryCount + pairCount) * 4 < sortScratch.count { sortScratch = [] }
         if bucketCounts.count > 4096 && (entryCount + pairCount) * 16 < bucketCounts.count { bucketCounts = [] }
     }
@@ -114,11 +117,11 @@ extension World {
         release(&contactBeganEvents); release(&contactEndedEvents); release(&bodiesFallenAsleep)
         // Per-step tables: the narrowphase's second contact list, this step's constraints (their impulses are stored
         // in the contacts), colouring, packed state, candidate pairs, cell entries, sort and island scratch.
-        newContacts = []; constraints = []; wideContacts = []; contactColoured = []; contactSorted = []; contactBodies = []
+        newContacts = []; constraints.release(); wideContacts.release(); contactColoured = []; contactSorted = []; contactBodies = []
         contactBodyColours = []; contactBodyEntry = []; wideContactColourEnds = []
         contactVelocity.release(); contactPose.release()
         pairs = []; awakeOversize = []; wakeList = []
-        cellEntries = []; cellSlots = []; tightBoxes = []; sortScratch = []; sortCounts = []; bucketCounts = []
+        cellEntries = []; sortScratch = []; sortCounts = []; bucketCounts = []
         unionParent = []; islandMinSleep = []; islandRootIndex = []; islandRoots = []; islandMembers = []
     }
 

@@ -137,7 +137,7 @@ public final class World {
     /// with the colouring's scratch: colour and constraint per contact, contacts by colour, colour ends, the colours
     /// taken at each awake body (by entry); the bodies in packed-entry order (entry 0 is the padding lanes'), the body → entry
     /// map (−1 outside a build) and the packed state, (vx, vy, ω, 0) and (x, y, cos, sin) per entry.
-    @exclusivity(unchecked) @usableFromInline var wideContacts: [WideContactBatch] = []
+    @exclusivity(unchecked) @usableFromInline var wideContacts = StepTable<WideContactBatch>()
     @exclusivity(unchecked) @usableFromInline var contactColoured: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var contactSorted: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var contactColourStart: [Int] = []
@@ -168,10 +168,7 @@ public final class World {
     // Broadphase state and scratch (reused; the steady step allocates nothing).
     @exclusivity(unchecked) @usableFromInline var cellSize: Float = 0
     @exclusivity(unchecked) @usableFromInline var staticGrid = StaticGrid()
-    /// The awake bodies' boxes at their current transform (before sweeping), by slot, from this step's broadphase.
-    @exclusivity(unchecked) @usableFromInline var tightBoxes: [AABB] = []
     @exclusivity(unchecked) @usableFromInline var cellEntries: [UInt64] = []
-    @exclusivity(unchecked) @usableFromInline var cellSlots: [UInt32] = []
     @exclusivity(unchecked) @usableFromInline var pairs: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var sortScratch: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var sortCounts: [Int] = []
@@ -184,7 +181,10 @@ public final class World {
     @usableFromInline let scratchPolygons = UnsafeMutablePointer<Vec2>.allocate(capacity: 4 * maxPolygonVertices)
 
     // Solver scratch.
-    @exclusivity(unchecked) @usableFromInline var constraints: [ContactConstraint] = []
+    @exclusivity(unchecked) @usableFromInline var constraints = StepTable<ContactConstraint>()
+    /// What the last broadphase borrowed of `wideContacts` (its unswept boxes) and `constraints` (its cell
+    /// slots), in elements of each: their tables are kept at least this large.
+    @exclusivity(unchecked) @usableFromInline var broadphaseBorrowed = (wide: 0, constraints: 0)
     @exclusivity(unchecked) @usableFromInline var unionParent: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var islandMinSleep: [Float] = []
     /// Scratch of `putRestingIslandsToSleep`: per root slot, its index in `islandRoots` (−1 between calls).
@@ -251,6 +251,8 @@ public final class World {
         rodPose.free(count: 0)
         contactVelocity.free(count: 0)
         contactPose.free(count: 0)
+        constraints.free()
+        wideContacts.free()
     }
 
     // MARK: - Counts

@@ -998,8 +998,7 @@ extension CapacityTests {
         let tables: [(String, Int)] = [
             ("contacts", world.contacts.capacity), ("newContacts", world.newContacts.capacity),
             ("constraints", world.constraints.capacity), ("wideContacts", world.wideContacts.capacity),
-            ("pairs", world.pairs.capacity), ("cellEntries", world.cellEntries.capacity), ("cellSlots", world.cellSlots.capacity),
-            ("tightBoxes", world.tightBoxes.capacity),
+            ("pairs", world.pairs.capacity), ("cellEntries", world.cellEntries.capacity),
             ("contactBodyColours", world.contactBodyColours.capacity), ("contactBodyEntry", world.contactBodyEntry.capacity),
             ("contactVelocity", world.contactVelocity.capacity), ("unionParent", world.unionParent.capacity),
             ("bucketCounts", world.bucketCounts.capacity), ("sortScratch", world.sortScratch.capacity)]
