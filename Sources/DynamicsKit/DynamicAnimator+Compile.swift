@@ -121,6 +121,7 @@ extension DynamicAnimator {
 
         // 4. Bodies: destroy those of items no behavior holds; create newcomers.
         removedCollisionLists.removeAll()
+        leftCollisionLists.removeAll()
         for tag in 0..<records.count {
             guard let r = records[tag], !seen.contains(ObjectIdentifier(r.item)) else { continue }
             destroyRecord(tag)
@@ -188,9 +189,11 @@ extension DynamicAnimator {
         // Each item's collision behaviors, as an index into lists shared by the items held by the same behaviors
         // (one list per distinct membership, not one array per item).
         previousCollisionLists = collisionLists
-        for tag in 0..<records.count where records[tag] != nil {
-            records[tag]!.previousCollisionList = records[tag]!.collisionList
-            records[tag]!.collisionList = -1
+        var previousList: [Int32] = []
+        previousList.reserveCapacity(records.count)
+        for tag in 0..<records.count {
+            previousList.append(records[tag]?.collisionList ?? -1)
+            if records[tag] != nil { records[tag]!.collisionList = -1 }
         }
         var listOf: [[Int]: Int32] = [:]
         var lists: [[CollisionBehavior]] = []
@@ -204,6 +207,9 @@ extension DynamicAnimator {
             records[tag]!.collisionList = k
         }
         collisionLists = lists
+        for tag in 0..<records.count where previousList[tag] >= 0 && (records[tag]?.collisionList ?? 0) < 0 {
+            leftCollisionLists[tag] = previousList[tag]
+        }
 
         // 7. Joints for attachments and snaps.
         let jointOwners = order.filter { $0 is AttachmentBehavior || $0 is SnapBehavior }

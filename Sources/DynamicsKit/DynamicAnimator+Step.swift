@@ -126,7 +126,7 @@ extension DynamicAnimator {
             let id = ObjectIdentifier(item)
             if let tag = tagOf.tag(id, records), let r = records[tag] {
                 if r.collisionList >= 0 { return collisionLists[Int(r.collisionList)] }
-                if r.previousCollisionList >= 0 { return previousCollisionLists[Int(r.previousCollisionList)] }
+                if let k = leftCollisionLists[tag] { return previousCollisionLists[Int(k)] }
                 return []
             }
             if let k = removedCollisionLists[id] { return previousCollisionLists[Int(k)] }

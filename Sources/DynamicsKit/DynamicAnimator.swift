@@ -124,8 +124,11 @@ open class DynamicAnimator {
     /// Items removed by the last compile, with the index of their collision list in `previousCollisionLists`,
     /// so the ended contacts of an item that has just left are still reported to its behaviors.
     var removedCollisionLists: [ObjectIdentifier: Int32] = [:]
-    /// The distinct lists of collision behaviors that the records' `collisionList` (and `previousCollisionList`)
-    /// index: one list per distinct membership, not one array per item.
+    /// The same for items still here that the last compile took out of every collision behavior (by tag).
+    var leftCollisionLists: [Int: Int32] = [:]
+    /// The distinct lists of collision behaviors that the records' `collisionList` index (and, from the compile
+    /// before, `removedCollisionLists` and `leftCollisionLists`): one list per distinct membership, not one array
+    /// per item.
     var collisionLists: [[CollisionBehavior]] = []
     var previousCollisionLists: [[CollisionBehavior]] = []
     /// Whether any compiled collision behavior has a delegate (otherwise events are not dispatched at all).
@@ -364,22 +367,34 @@ struct ItemRecord {
     var width: Float
     var height: Float
     var density: Float
-    /// Index into `collisionLists` of the collision behaviors (items mode) holding the item, or −1; and the same
-    /// from the compile before, into `previousCollisionLists`, so an item that has just left a behavior still
-    /// finds the behavior its ended contact is reported to.
-    var collisionList: Int32 = -1
-    var previousCollisionList: Int32 = -1
-    var boundsType: DynamicItemCollisionBoundsType
+    /// The collision list (bits 0–27, as index + 1), the bounds type (bits 28–29) and whether the item is a group
+    /// (bit 30), in one word: the record is 40 bytes where three fields made it 48.
+    private var bits: UInt32 = 0
+
+    /// Index into `collisionLists` of the collision behaviors (items mode) holding the item, or −1.
+    var collisionList: Int32 {
+        get { Int32(bits & 0x0FFF_FFFF) - 1 }
+        set {
+            precondition(newValue >= -1 && newValue < 0x0FFF_FFFF, "more distinct collision-behavior lists than the record holds")
+            bits = bits & ~0x0FFF_FFFF | UInt32(newValue + 1)
+        }
+    }
+
+    var boundsType: DynamicItemCollisionBoundsType {
+        get { DynamicItemCollisionBoundsType(rawValue: Int(bits >> 28 & 3))! }
+        set { bits = bits & ~(3 << 28) | UInt32(newValue.rawValue) << 28 }
+    }
+
     /// An item group, whose members are in `groupMembers` at the same tag.
-    let isGroup: Bool
+    var isGroup: Bool { bits & 1 << 30 != 0 }
 
     init(item: DynamicItem, body: BodyID, size: CGSize, boundsType: DynamicItemCollisionBoundsType, density: CGFloat,
          isGroup: Bool) {
         self.item = item; self.body = body
         width = Float(size.width); height = Float(size.height)
-        self.boundsType = boundsType
         self.density = Float(density)
-        self.isGroup = isGroup
+        self.boundsType = boundsType
+        if isGroup { bits |= 1 << 30 }
     }
 
     /// Whether shapes made now from `size` and `boundsType` (at the recorded density) could differ from the

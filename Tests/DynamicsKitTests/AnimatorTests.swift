@@ -191,6 +191,31 @@ final class AnimatorTests: XCTestCase {
 
 /// The item → tag table against a dictionary, through growth, removals (backward shifts) and reuse of tags.
 final class TagMapTests: XCTestCase {
+    /// An item record is 40 bytes, its packed fields reading back what was stored.
+    func test_itemRecord_is40Bytes_andKeepsItsPackedFields() {
+        XCTAssertEqual(MemoryLayout<ItemRecord>.stride, 40)
+        let item = HeadlessItem(center: .zero, size: CGSize(width: 3, height: 4))
+        for type in [DynamicItemCollisionBoundsType.rectangle, .ellipse, .path] {
+            for group in [false, true] {
+                var r = ItemRecord(item: item, body: BodyID(index: 7, generation: 2), size: CGSize(width: 3, height: 4),
+                                   boundsType: type, density: 2, isGroup: group)
+                XCTAssertEqual(r.collisionList, -1)
+                for list: Int32 in [0, 5, 0x0FFF_FFFE, -1] {
+                    r.collisionList = list
+                    XCTAssertEqual(r.collisionList, list)
+                    XCTAssertEqual(r.boundsType, type)
+                    XCTAssertEqual(r.isGroup, group)
+                }
+                r.boundsType = .ellipse
+                XCTAssertEqual(r.boundsType, .ellipse)
+                XCTAssertEqual(r.isGroup, group)
+                XCTAssertEqual(r.density, 2)
+                XCTAssertEqual(r.width, 3)
+                XCTAssertEqual(r.height, 4)
+            }
+        }
+    }
+
     func test_tagMap_agreesWithADictionaryThroughInsertsAndRemovals() {
         var records: [ItemRecord?] = []
         var map = TagMap()
