@@ -43,17 +43,20 @@ final class BodyStore {
     @usableFromInline var slotVersion: UInt64 = 0
 
     // MARK: cold columns, by id index
+    /// The slot of each body id, or −1 for an id whose body was destroyed (or is being created): a live id is one
+    /// with a slot.
     @exclusivity(unchecked) @usableFromInline var slot: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var generation: [UInt32] = []
-    @exclusivity(unchecked) @usableFromInline var alive: [Bool] = []
-    @exclusivity(unchecked) @usableFromInline var type: [BodyType] = []
+    /// Per body id, one byte: the type (bit 0: static), bit 1 set when the body may not turn, bit 2 set when it is
+    /// binned in the static grid. Read through `type(_:)`, `allowsRotation(_:)` and `isBinned(_:)`.
+    @exclusivity(unchecked) @usableFromInline var flags: [UInt8] = []
     @exclusivity(unchecked) @usableFromInline var shapeStart: [Int32] = []
-    @exclusivity(unchecked) @usableFromInline var shapeCount: [Int32] = []
+    /// At most 65535 (contact keys hold a shape's index in 16 bits).
+    @exclusivity(unchecked) @usableFromInline var shapeCount: [UInt16] = []
     /// The center of mass in the body-origin frame; empty while every body's is (0, 0) (see `centerOf`).
     @exclusivity(unchecked) @usableFromInline var localCenter: [Vec2] = []
     @exclusivity(unchecked) @usableFromInline var mass: [Float] = []
-    @exclusivity(unchecked) @usableFromInline var inertia: [Float] = []            // about the COM, before allowsRotation
-    @exclusivity(unchecked) @usableFromInline var allowsRotation: [Bool] = []
+    @exclusivity(unchecked) @usableFromInline var inertia: [Float] = []            // about the COM, before `allowsRotation`
     @exclusivity(unchecked) @usableFromInline var restitution: [Float] = []
     @exclusivity(unchecked) @usableFromInline var friction: [Float] = []
     /// Empty while every body's charge is 0 (see `chargeOf`).
@@ -62,11 +65,11 @@ final class BodyStore {
     /// are not present).
     @exclusivity(unchecked) @usableFromInline var linearDamping: [Float] = []
     @exclusivity(unchecked) @usableFromInline var angularDamping: [Float] = []
-    @exclusivity(unchecked) @usableFromInline var collisionClass: [Int32] = []
+    /// Below the class count, at most 65536.
+    @exclusivity(unchecked) @usableFromInline var collisionClass: [UInt16] = []
     @exclusivity(unchecked) @usableFromInline var userTag: [Int32] = []
     /// Index of the sleeping island holding the body, or -1.
     @exclusivity(unchecked) @usableFromInline var sleepingIsland: [Int32] = []
-    @exclusivity(unchecked) @usableFromInline var binned: [Bool] = []
     /// The first of the joints attached to the body (an edge: joint index × 2, + 1 for its body B side), or −1;
     /// the world's `jointEdgeNext` links the rest, in the order they were attached. For waking and destruction.
     @exclusivity(unchecked) @usableFromInline var jointHead: [Int32] = []
@@ -124,6 +127,19 @@ final class BodyStore {
         localCenter[i] = c
     }
 
+    @usableFromInline static let staticBit: UInt8 = 1, fixedRotationBit: UInt8 = 2, binnedBit: UInt8 = 4
+
+    @inline(__always) func type(_ i: Int) -> BodyType { flags[i] & Self.staticBit != 0 ? .static : .dynamic }
+    @inline(__always) func allowsRotation(_ i: Int) -> Bool { flags[i] & Self.fixedRotationBit == 0 }
+    @inline(__always) func isBinned(_ i: Int) -> Bool { flags[i] & Self.binnedBit != 0 }
+
+    @inline(__always) func setFlag(_ i: Int, _ bit: UInt8, _ on: Bool) {
+        flags[i] = on ? flags[i] | bit : flags[i] & ~bit
+    }
+    func setType(_ i: Int, _ t: BodyType) { setFlag(i, Self.staticBit, t == .static) }
+    func setAllowsRotation(_ i: Int, _ allows: Bool) { setFlag(i, Self.fixedRotationBit, !allows) }
+    func setBinned(_ i: Int, _ binned: Bool) { setFlag(i, Self.binnedBit, binned) }
+
     @inline(__always) func chargeOf(_ i: Int) -> Float { charge.isEmpty ? 0 : charge[i] }
 
     /// Sets body i's charge, making the column when the first body's is not +0.
@@ -140,7 +156,7 @@ final class BodyStore {
 
     func isValid(_ id: BodyID) -> Bool {
         let i = Int(id.index)
-        return i >= 0 && i < slot.count && alive[i] && generation[i] == id.generation
+        return i >= 0 && i < slot.count && slot[i] >= 0 && generation[i] == id.generation
     }
 
     /// Makes room for `n` bodies in all, exactly: the columns and per-id arrays are sized once instead of by
@@ -159,17 +175,17 @@ final class BodyStore {
         extent.reserveExactly(n, count: count); bodyIndex.reserveExactly(n, count: count); box.reserveExactly(n, count: count)
         let ids = n - freeIDs.count
         guard ids > slot.count else { return }
-        slot.reserveCapacity(ids); generation.reserveCapacity(ids); alive.reserveCapacity(ids); type.reserveCapacity(ids)
+        slot.reserveCapacity(ids); generation.reserveCapacity(ids); flags.reserveCapacity(ids)
         shapeStart.reserveCapacity(ids); shapeCount.reserveCapacity(ids)
         if !localCenter.isEmpty { localCenter.reserveCapacity(ids) }
-        mass.reserveCapacity(ids); inertia.reserveCapacity(ids); allowsRotation.reserveCapacity(ids)
+        mass.reserveCapacity(ids); inertia.reserveCapacity(ids); flags.reserveCapacity(ids)
         restitution.reserveCapacity(ids); friction.reserveCapacity(ids)
         if !charge.isEmpty { charge.reserveCapacity(ids) }
         if linearDampingFactor.isPresent { linearDamping.reserveCapacity(ids) }
         if angularDampingFactor.isPresent { angularDamping.reserveCapacity(ids) }
         collisionClass.reserveCapacity(ids)
         userTag.reserveCapacity(ids); sleepingIsland.reserveCapacity(ids)
-        binned.reserveCapacity(ids); jointHead.reserveCapacity(ids)
+        jointHead.reserveCapacity(ids)
     }
 
     /// Appends a slot at the end of the table (in the non-awake range).

@@ -31,7 +31,7 @@ struct StaticGrid {
     /// Bodies whose box covers too many cells: tested against every awake body instead.
     @usableFromInline var oversize: [Int32] = []
 
-    init() { rehash(capacity: 1024) }
+    init() { rehash(capacity: 16) }
 
     mutating func removeAll() {
         self = StaticGrid()

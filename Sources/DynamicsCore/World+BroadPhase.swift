@@ -62,7 +62,7 @@ extension World {
         var s = 0
         while s < n { extents.append(bodies.extent[s]); s += stride }
         if extents.isEmpty {
-            for s in 0..<bodies.count where bodies.type[Int(bodies.bodyIndex[s])] == .dynamic { extents.append(bodies.extent[s]) }
+            for s in 0..<bodies.count where bodies.type(Int(bodies.bodyIndex[s])) == .dynamic { extents.append(bodies.extent[s]) }
         }
         extents.sort()
         let median = extents.isEmpty ? 10 : extents[extents.count / 2]
@@ -71,14 +71,14 @@ extension World {
 
     /// Puts a static or sleeping body into the static grid.
     func bin(id i: Int) {
-        precondition(!bodies.binned[i])
-        if cellSize == 0 { bodies.binned[i] = false; return } // binned when the grid is first sized
+        precondition(!bodies.isBinned(i))
+        if cellSize == 0 { bodies.setBinned(i, false); return } // binned when the grid is first sized
         let s = Int(bodies.slot[i])
         var box = bodyBox(id: i, slot: s)
         let m = settings.speculativeDistance
         box.lower -= m; box.upper += m
         bodies.box[s] = box
-        bodies.binned[i] = true
+        bodies.setBinned(i, true)
         let c = cellCoord(box, inv: 1 / cellSize)
         if c.cellCount >= World.oversizeCells {
             staticGrid.oversize.append(Int32(i))
@@ -88,8 +88,8 @@ extension World {
     }
 
     func unbin(id i: Int) {
-        precondition(bodies.binned[i])
-        bodies.binned[i] = false
+        precondition(bodies.isBinned(i))
+        bodies.setBinned(i, false)
         let c = cellCoord(bodies.box[Int(bodies.slot[i])], inv: 1 / cellSize)
         if c.cellCount >= World.oversizeCells {
             if let k = staticGrid.oversize.firstIndex(of: Int32(i)) { staticGrid.oversize.remove(at: k) }
@@ -102,7 +102,7 @@ extension World {
     func rebuildStaticGrid() {
         chooseCellSize()
         staticGrid.removeAll()
-        for i in 0..<bodies.idCapacity where bodies.alive[i] { bodies.binned[i] = false }
+        for i in 0..<bodies.idCapacity where bodies.slot[i] >= 0 { bodies.setBinned(i, false) }
         for s in bodies.awakeCount..<bodies.count { bin(id: Int(bodies.bodyIndex[s])) }
     }
 
@@ -122,13 +122,14 @@ extension World {
         // Nothing collides (a swarm driven by fields, a joint grid): no pairs, no work per body.
         guard classActive.contains(true) else { return }
         // The awake bodies' unswept boxes, by slot, and below the bucketed cell entries, live in the buffers of this
-        // step's wide contact batches and contact constraints, which are rebuilt after the narrowphase: the two
-        // passes' temporaries share memory (`StepTable.borrowBytes`).
+        // step's contact constraints and wide contact batches, which are rebuilt after the narrowphase: the two
+        // passes' temporaries share memory (`StepTable.borrowBytes`). The larger of the two scratch tables goes to
+        // the constraints, the larger solver table (200 bytes a contact against a quarter of 720).
         @inline(__always) func elements<T>(_ bytes: Int, of: T.Type) -> Int {
             (bytes + MemoryLayout<T>.stride - 1) / MemoryLayout<T>.stride
         }
-        let tight = wideContacts.borrowBytes(n * MemoryLayout<AABB>.stride).bindMemory(to: AABB.self, capacity: n)
-        broadphaseBorrowed.wide = elements(n * MemoryLayout<AABB>.stride, of: WideContactBatch.self)
+        let tight = constraints.borrowBytes(n * MemoryLayout<AABB>.stride).bindMemory(to: AABB.self, capacity: n)
+        broadphaseBorrowed.constraints = elements(n * MemoryLayout<AABB>.stride, of: ContactConstraint.self)
         var slotEntries: UnsafeMutablePointer<UInt32>?
         let inv = 1 / cellSize
         let margin = settings.speculativeDistance
@@ -139,7 +140,7 @@ extension World {
         // The awake slots' swept boxes are written over the first n of the box column; the static and sleeping
         // bodies' binned boxes follow, at their slots.
         let boxBuffer = UnsafeMutableBufferPointer(start: bodies.box.base, count: bodies.count)
-        let binned = bodies.binned, slotOf = bodies.slot
+        let flags = bodies.flags, slotOf = bodies.slot
         let oversizeLimit = World.oversizeCells
 
         // Swept boxes: the tight box grown by how far the body can travel this step. The rectangle of cells in use
@@ -178,7 +179,7 @@ extension World {
         }
         }
         // One entry per cell of each binned awake box, by cell, then slot. When the cells in use span a small
-        // rectangle (the usual case), the entries are slots (in the constraints' borrowed buffer), placed straight
+        // rectangle (the usual case), the entries are slots (in the wide batches' borrowed buffer), placed straight
         // into cell order: the boxes' cells are counted per cell, then each slot is written at its cell's next
         // place, in slot order (a counting sort with no second buffer); the counts then mark where each cell's run
         // ends. Else the entries are cell key << 32 | slot (`cellEntries`), listed in slot order and radix sorted.
@@ -202,8 +203,8 @@ extension World {
                 if bucketCounts.count < buckets + 1 {
                     bucketCounts.append(contentsOf: repeatElement(0, count: buckets + 1 - bucketCounts.count))
                 }
-                let entries = constraints.borrowBytes(entryTotal * 4).bindMemory(to: UInt32.self, capacity: entryTotal)
-                broadphaseBorrowed.constraints = elements(entryTotal * 4, of: ContactConstraint.self)
+                let entries = wideContacts.borrowBytes(entryTotal * 4).bindMemory(to: UInt32.self, capacity: entryTotal)
+                broadphaseBorrowed.wide = elements(entryTotal * 4, of: WideContactBatch.self)
                 slotEntries = entries
                 bucketCounts.withUnsafeMutableBufferPointer { cb in
                 do {
@@ -327,7 +328,7 @@ extension World {
                     // Huge: test every binned body once.
                     for t in n..<bodies.count {
                         let j = Int(bodyIndex[t])
-                        if binned[j] && box.overlaps(boxes[t]) && matrix[Int(classOf[i]) * classes + Int(classOf[j])] {
+                        if flags[j] & BodyStore.binnedBit != 0 && box.overlaps(boxes[t]) && matrix[Int(classOf[i]) * classes + Int(classOf[j])] {
                             pairs.append(i < j ? UInt64(i) << 32 | UInt64(j) : UInt64(j) << 32 | UInt64(i))
                         }
                     }
@@ -384,7 +385,7 @@ extension World {
         }
     }
 
-    @inline(__always) func queryStaticGrid(box: AABB, coord c: GridCoord, body i: Int, inv: Float, classOf: [Int32],
+    @inline(__always) func queryStaticGrid(box: AABB, coord c: GridCoord, body i: Int, inv: Float, classOf: [UInt16],
                                            boxes: UnsafeBufferPointer<AABB>, slotOf: [Int32], into pairs: inout [UInt64]) {
         let row = Int(classOf[i]) * classCount
         for y in c.y0...c.y1 {

@@ -14,18 +14,18 @@ public struct BodyStates {
     /// Per body id (the id arrays; empty when the world has no body yet, and `localCenter` while every body's
     /// center of mass is at its origin).
     @usableFromInline let generation: UnsafeBufferPointer<UInt32>, localCenter: UnsafeBufferPointer<Vec2>
-    @usableFromInline let userTags: UnsafeBufferPointer<Int32>, types: UnsafeBufferPointer<BodyType>
+    @usableFromInline let userTags: UnsafeBufferPointer<Int32>, flags: UnsafeBufferPointer<UInt8>
 
     @usableFromInline init(count: Int, awakeCount: Int, position: UnsafePointer<Vec2>, rotations: UnsafePointer<Rot>,
                            velocities: UnsafePointer<Vec2>, angularVelocities: UnsafePointer<Float>,
                            bodyIndex: UnsafePointer<Int32>, generation: UnsafeBufferPointer<UInt32>,
                            localCenter: UnsafeBufferPointer<Vec2>, userTags: UnsafeBufferPointer<Int32>,
-                           types: UnsafeBufferPointer<BodyType>) {
+                           flags: UnsafeBufferPointer<UInt8>) {
         self.count = count; self.awakeCount = awakeCount
         self.position = position; self.rotations = rotations
         self.velocities = velocities; self.angularVelocities = angularVelocities
         self.bodyIndex = bodyIndex; self.generation = generation
-        self.localCenter = localCenter; self.userTags = userTags; self.types = types
+        self.localCenter = localCenter; self.userTags = userTags; self.flags = flags
     }
 
     @inlinable public func id(at k: Int) -> BodyID {
@@ -40,7 +40,7 @@ public struct BodyStates {
     @inlinable public func velocity(at k: Int) -> Vec2 { velocities[k] }
     @inlinable public func angularVelocity(at k: Int) -> Float { angularVelocities[k] }
     @inlinable public func userTag(at k: Int) -> Int32 { userTags[Int(bodyIndex[k])] }
-    @inlinable public func isStatic(at k: Int) -> Bool { types[Int(bodyIndex[k])] == .static }
+    @inlinable public func isStatic(at k: Int) -> Bool { flags[Int(bodyIndex[k])] & BodyStore.staticBit != 0 }
 }
 
 extension World {
@@ -50,13 +50,13 @@ extension World {
         return try b.localCenter.withUnsafeBufferPointer { lc in
             try b.userTag.withUnsafeBufferPointer { tags in
                 try b.generation.withUnsafeBufferPointer { gen in
-                    try b.type.withUnsafeBufferPointer { types in
+                    try b.flags.withUnsafeBufferPointer { flags in
                         try body(BodyStates(count: b.count, awakeCount: b.awakeCount,
                                             position: UnsafePointer(b.position.base), rotations: UnsafePointer(b.rotation.base),
                                             velocities: UnsafePointer(b.velocity.base),
                                             angularVelocities: UnsafePointer(b.angularVelocity.base),
                                             bodyIndex: UnsafePointer(b.bodyIndex.base), generation: gen,
-                                            localCenter: lc, userTags: tags, types: types))
+                                            localCenter: lc, userTags: tags, flags: flags))
                     }
                 }
             }

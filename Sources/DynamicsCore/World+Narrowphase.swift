@@ -221,7 +221,7 @@ extension World {
     func wakeBody(_ i: Int) {
         let k = bodies.sleepingIsland[i]
         if k >= 0 { wakeIsland(k) }
-        if bodies.type[i] == .dynamic {
+        if bodies.type(i) == .dynamic {
             let s = Int(bodies.slot[i])
             if s < bodies.awakeCount { restartRest(slot: s) }
         }
@@ -241,7 +241,7 @@ extension World {
         for b in members {
             let i = Int(b)
             bodies.sleepingIsland[i] = -1
-            if bodies.binned[i] { unbin(id: i) }
+            if bodies.isBinned(i) { unbin(id: i) }
             bodies.makeAwake(slot: Int(bodies.slot[i]))
             restartRest(slot: Int(bodies.slot[i]))
         }

@@ -101,7 +101,7 @@ extension World {
         if contactSorted.count > 4096 && used * 4 < contactSorted.count { contactSorted = [] }
         if contactBodyColours.count > 4096 && used * 8 < contactBodyColours.count { contactBodyColours = [] }
         if pairs.capacity > 4096 && pairCount * 4 < pairs.capacity { pairs = [] }
-        let entryCount = cellEntries.count + broadphaseBorrowed.constraints * MemoryLayout<ContactConstraint>.stride / 4
+        let entryCount = cellEntries.count + broadphaseBorrowed.wide * MemoryLayout<WideContactBatch>.stride / 4
         if sortScratch.count > 4096 && (entryCount + pairCount) * 4 < sortScratch.count { sortScratch = [] }
         if bucketCounts.count > 4096 && (entryCount + pairCount) * 16 < bucketCounts.count { bucketCounts = [] }
     }

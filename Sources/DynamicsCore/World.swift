@@ -182,8 +182,8 @@ public final class World {
 
     // Solver scratch.
     @exclusivity(unchecked) @usableFromInline var constraints = StepTable<ContactConstraint>()
-    /// What the last broadphase borrowed of `wideContacts` (its unswept boxes) and `constraints` (its cell
-    /// slots), in elements of each: their tables are kept at least this large.
+    /// What the last broadphase borrowed of `wideContacts` (its cell slots) and `constraints` (its unswept
+    /// boxes), in elements of each: their tables are kept at least this large.
     @exclusivity(unchecked) @usableFromInline var broadphaseBorrowed = (wide: 0, constraints: 0)
     @exclusivity(unchecked) @usableFromInline var unionParent: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var islandMinSleep: [Float] = []
@@ -270,7 +270,7 @@ public final class World {
     /// Sets which pairs of collision classes collide. `rule(a, b)` is asked for a ≤ b and mirrored. Class 0 is
     /// reserved for bodies that collide with nothing, whatever `rule` says.
     public func setCollisionMatrix(classCount: Int, rule: (Int, Int) -> Bool) {
-        precondition(classCount >= 1, "collision class count must be at least 1")
+        precondition(classCount >= 1 && classCount <= 65536, "collision class count must be 1 ... 65536, got \(classCount)")
         self.classCount = classCount
         collides = [Bool](repeating: false, count: classCount * classCount)
         classActive = [Bool](repeating: false, count: classCount)
@@ -313,23 +313,21 @@ public final class World {
             id = reused
         } else {
             id = Int32(bodies.idCapacity)
-            bodies.slot.append(-1); bodies.generation.append(0); bodies.alive.append(false)
-            bodies.type.append(.dynamic); bodies.shapeStart.append(0); bodies.shapeCount.append(0)
+            bodies.slot.append(-1); bodies.generation.append(0)
+            bodies.flags.append(0); bodies.shapeStart.append(0); bodies.shapeCount.append(0)
             if !bodies.localCenter.isEmpty { bodies.localCenter.append(.zero) }
             bodies.mass.append(0); bodies.inertia.append(0)
-            bodies.allowsRotation.append(true); bodies.restitution.append(0); bodies.friction.append(0)
+            bodies.restitution.append(0); bodies.friction.append(0)
             if !bodies.charge.isEmpty { bodies.charge.append(0) }
             if bodies.linearDampingFactor.isPresent { bodies.linearDamping.append(0) }
             if bodies.angularDampingFactor.isPresent { bodies.angularDamping.append(0) }
             bodies.collisionClass.append(0); bodies.userTag.append(-1); bodies.sleepingIsland.append(-1)
-            bodies.binned.append(false)
             bodies.jointHead.append(-1)
         }
         let i = Int(id)
         bodies.generation[i] &+= 1
-        bodies.alive[i] = true
-        bodies.type[i] = def.type
-        bodies.allowsRotation[i] = def.allowsRotation
+        bodies.setType(i, def.type)
+        bodies.setAllowsRotation(i, def.allowsRotation)
         bodies.restitution[i] = def.restitution
         bodies.friction[i] = def.friction
         bodies.setCharge(i, def.charge)
@@ -337,10 +335,10 @@ public final class World {
         if bodies.linearDampingFactor.isPresent { bodies.linearDamping[i] = def.linearDamping }
         if def.angularDamping != 0 { bodies.materialiseAngularDamping() }
         if bodies.angularDampingFactor.isPresent { bodies.angularDamping[i] = def.angularDamping }
-        bodies.collisionClass[i] = def.collisionClass
+        bodies.collisionClass[i] = UInt16(def.collisionClass)
         bodies.userTag[i] = def.userTag
         bodies.sleepingIsland[i] = -1
-        bodies.binned[i] = false
+        bodies.setBinned(i, false)
         bodies.jointHead[i] = -1
 
         let s = bodies.appendSlot(id: id)
@@ -402,7 +400,7 @@ public final class World {
         if totalMass > 0 { com /= totalMass } else {
             com = defs.reduce(Vec2.zero) { $0 + $1.geometry.massShape.centroid } / Float(defs.count)
         }
-        if bodies.type[i] == .static { com = .zero }
+        if bodies.type(i) == .static { com = .zero }
         var inertia: Float = 0
         var ext: Float = 0
         for d in defs {
@@ -411,7 +409,7 @@ public final class World {
             ext = max(ext, d.geometry.maxExtent(from: com))
         }
         bodies.shapeStart[i] = Int32(shapes.count)
-        bodies.shapeCount[i] = Int32(defs.count)
+        bodies.shapeCount[i] = UInt16(defs.count)
         for d in defs {
             switch d.geometry {
             case let .circle(c, r):
@@ -435,12 +433,12 @@ public final class World {
 
     func updateMass(id i: Int, slot s: Int) {
         bodies.slotVersion &+= 1
-        if bodies.type[i] == .static {
+        if bodies.type(i) == .static {
             bodies.invMass[s] = 0; bodies.invInertia[s] = 0
         } else {
             let m = bodies.mass[i], I = bodies.inertia[i]
             bodies.invMass[s] = m > 0 ? 1 / m : 0
-            bodies.invInertia[s] = (bodies.allowsRotation[i] && I > 0) ? 1 / I : 0
+            bodies.invInertia[s] = (bodies.allowsRotation(i) && I > 0) ? 1 / I : 0
         }
     }
 
@@ -476,7 +474,7 @@ public final class World {
         newShapes.reserveCapacity(shapes.count - deadShapeCount)
         // Runs shared before stay shared: a run equal to the last one copied reuses it.
         var last: (old: Int32, new: Int32, count: Int32)?
-        for i in 0..<bodies.idCapacity where bodies.alive[i] {
+        for i in 0..<bodies.idCapacity where bodies.slot[i] >= 0 {
             let start = Int(bodies.shapeStart[i]), n = Int(bodies.shapeCount[i])
             bodies.shapeStart[i] = Int32(newShapes.count)
             for k in start..<(start + n) {
@@ -513,20 +511,19 @@ public final class World {
         guard bodies.isValid(id) else { throw DynamicsError("cannot destroy \(id): it is stale or was never created") }
         let i = Int(id.index)
         wakeBody(i)
-        if bodies.type[i] == .static { wakeIslandsTouching(body: Int32(i)) }
+        if bodies.type(i) == .static { wakeIslandsTouching(body: Int32(i)) }
         for j in jointsAttached(to: i) { destroyJointUnchecked(Int(j)) }
         removeContacts(ofBody: Int32(i))
-        if bodies.binned[i] { unbin(id: i) }
+        if bodies.isBinned(i) { unbin(id: i) }
         var s = Int(bodies.slot[i])
         if s < bodies.awakeCount { bodies.makeNotAwake(slot: s); s = Int(bodies.slot[i]) }
         bodies.removeSlot(s)
         deadShapeCount += Int(bodies.shapeCount[i])
         bodies.shapeCount[i] = 0
-        bodies.alive[i] = false
         bodies.slot[i] = -1
         bodies.freeIDs.append(Int32(i))
         bodySetVersion += 1
-        if bodies.type[i] == .dynamic { dynamicBodyCount -= 1 }
+        if bodies.type(i) == .dynamic { dynamicBodyCount -= 1 }
     }
 
     /// Removes every active contact of a body, reporting touching ones as ended.
@@ -571,7 +568,7 @@ public final class World {
     public func charge(of id: BodyID) -> Float { bodies.chargeOf(checkedIndex(id)) }
     public func isAwake(_ id: BodyID) -> Bool { Int(bodies.slot[checkedIndex(id)]) < bodies.awakeCount }
     public func userTag(of id: BodyID) -> Int32 { bodies.userTag[checkedIndex(id)] }
-    public func type(of id: BodyID) -> BodyType { bodies.type[checkedIndex(id)] }
+    public func type(of id: BodyID) -> BodyType { bodies.type(checkedIndex(id)) }
 
     /// Moves the body origin to `origin` with rotation `angle`; wakes it.
     public func setTransform(_ id: BodyID, origin: Vec2, angle: Float) throws {
@@ -583,14 +580,14 @@ public final class World {
         bodies.slotVersion &+= 1
         bodies.rotation[s] = q
         bodies.position[s] = origin + q.rotate(bodies.centerOf(i))
-        if bodies.binned[i] { unbin(id: i); bin(id: i) }
-        if bodies.type[i] == .static { wakeIslandsTouching(body: Int32(i)) }
+        if bodies.isBinned(i) { unbin(id: i); bin(id: i) }
+        if bodies.type(i) == .static { wakeIslandsTouching(body: Int32(i)) }
     }
 
     public func setVelocity(_ id: BodyID, _ v: Vec2) throws {
         try requireFinite(v, "\(id) velocity")
         let i = checkedIndex(id)
-        guard bodies.type[i] == .dynamic else { return }
+        guard bodies.type(i) == .dynamic else { return }
         wakeBody(i)
         bodies.velocity[Int(bodies.slot[i])] = v
     }
@@ -598,7 +595,7 @@ public final class World {
     public func setAngularVelocity(_ id: BodyID, _ w: Float) throws {
         try requireFinite(w, "\(id) angular velocity")
         let i = checkedIndex(id)
-        guard bodies.type[i] == .dynamic, bodies.allowsRotation[i] else { return }
+        guard bodies.type(i) == .dynamic, bodies.allowsRotation(i) else { return }
         wakeBody(i)
         bodies.angularVelocity[Int(bodies.slot[i])] = w
     }
@@ -607,7 +604,7 @@ public final class World {
     public func applyImpulse(_ id: BodyID, _ impulse: Vec2, atLocalOffset offset: Vec2 = .zero) throws {
         try requireFinite(impulse, "\(id) impulse"); try requireFinite(offset, "\(id) impulse offset")
         let i = checkedIndex(id)
-        guard bodies.type[i] == .dynamic else { return }
+        guard bodies.type(i) == .dynamic else { return }
         wakeBody(i)
         let s = Int(bodies.slot[i])
         let r = bodies.rotation[s].rotate(offset - bodies.centerOf(i))
@@ -737,15 +734,16 @@ public final class World {
     public func setShapes(_ id: BodyID, _ defs: [ShapeDefinition]) throws {
         let i = checkedIndex(id)
         if defs.isEmpty { throw DynamicsError("\(id): a body needs at least one shape") }
+        if defs.count > 0xFFFF { throw DynamicsError("\(id): a body may have at most 65535 shapes, got \(defs.count)") }
         for (k, shape) in defs.enumerated() {
             try shape.geometry.validate("\(id) shape \(k)")
             if !(shape.mass.isFinite && shape.mass >= 0) { throw DynamicsError("\(id) shape \(k) mass must be finite and not negative") }
         }
-        if bodies.type[i] == .dynamic && defs.reduce(0, { $0 + $1.mass }) <= 0 { throw DynamicsError("\(id): a dynamic body needs a positive mass") }
+        if bodies.type(i) == .dynamic && defs.reduce(0, { $0 + $1.mass }) <= 0 { throw DynamicsError("\(id): a dynamic body needs a positive mass") }
         let o = origin(of: id)
         wakeBody(i)
         let s = Int(bodies.slot[i])
-        let wasBinned = bodies.binned[i]
+        let wasBinned = bodies.isBinned(i)
         if wasBinned { unbin(id: i) }
         removeContacts(ofBody: Int32(i))
         setShapesUnchecked(id: i, slot: s, shapes: defs)
@@ -756,9 +754,9 @@ public final class World {
     /// Sets whether the body may rotate; wakes it.
     public func setAllowsRotation(_ id: BodyID, _ allows: Bool) {
         let i = checkedIndex(id)
-        if bodies.allowsRotation[i] == allows { return }
+        if bodies.allowsRotation(i) == allows { return }
         wakeBody(i)
-        bodies.allowsRotation[i] = allows
+        bodies.setAllowsRotation(i, allows)
         let s = Int(bodies.slot[i])
         updateMass(id: i, slot: s)
         if !allows { bodies.angularVelocity[s] = 0 }
@@ -779,21 +777,21 @@ public final class World {
     /// Makes the body static (anchored: fixed in place, still collides) or dynamic again.
     public func setType(_ id: BodyID, _ type: BodyType) {
         let i = checkedIndex(id)
-        if bodies.type[i] == type { return }
+        if bodies.type(i) == type { return }
         wakeBody(i)
         bodySetVersion += 1
         dynamicBodyCount += type == .dynamic ? 1 : -1
         let s = Int(bodies.slot[i])
         if type == .static {
             wakeIslandsTouching(body: Int32(i))
-            bodies.type[i] = .static
+            bodies.setType(i, .static)
             bodies.velocity[s] = .zero; bodies.angularVelocity[s] = 0
             updateMass(id: i, slot: s)
             bodies.makeNotAwake(slot: s)
             bin(id: i)
         } else {
-            bodies.type[i] = .dynamic
-            if bodies.binned[i] { unbin(id: i) }
+            bodies.setType(i, .dynamic)
+            if bodies.isBinned(i) { unbin(id: i) }
             updateMass(id: i, slot: s)
             bodies.sleepTime[s] = 0
             bodies.makeAwake(slot: s)
@@ -808,10 +806,10 @@ public final class World {
             throw DynamicsError("collision class \(cls) is not in the collision matrix (0..<\(classCount))")
         }
         let i = checkedIndex(id)
-        if bodies.collisionClass[i] == cls { return }
+        if bodies.collisionClass[i] == UInt16(cls) { return }
         wakeBody(i)
-        if bodies.type[i] == .static { wakeIslandsTouching(body: Int32(i)) }
-        bodies.collisionClass[i] = cls
+        if bodies.type(i) == .static { wakeIslandsTouching(body: Int32(i)) }
+        bodies.collisionClass[i] = UInt16(cls)
     }
 
     /// Wakes the body's island (and the body) if it sleeps.

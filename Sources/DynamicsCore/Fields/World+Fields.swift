@@ -10,7 +10,7 @@ extension World {
             for id in ids where !bodies.isValid(id) { throw DynamicsError("field \(k): \(id) is stale or was never created") }
             var unique = Set<Int32>()
             var allDynamic = true
-            for id in ids { unique.insert(id.index); if bodies.type[Int(id.index)] != .dynamic { allDynamic = false } }
+            for id in ids { unique.insert(id.index); if bodies.type(Int(id.index)) != .dynamic { allDynamic = false } }
             let coversAll = allDynamic && unique.count == dynamicBodyCount
             records.append(FieldRecord(def: def, region: RegionProgram(def.region), bodies: ids.map(\.index),
                                        generations: ids.map(\.generation), coversAll: coversAll, bodySetVersion: bodySetVersion))
