@@ -72,6 +72,7 @@ final class BodyStore {
     @exclusivity(unchecked) @usableFromInline var sleepingIsland: [Int32] = []
     /// The first of the joints attached to the body (an edge: joint index × 2, + 1 for its body B side), or −1;
     /// the world's `jointEdgeNext` links the rest, in the order they were attached. For waking and destruction.
+    /// Empty until the world's first joint (see `jointHeadOf`).
     @exclusivity(unchecked) @usableFromInline var jointHead: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var freeIDs: [Int32] = []
 
@@ -140,6 +141,14 @@ final class BodyStore {
     func setAllowsRotation(_ i: Int, _ allows: Bool) { setFlag(i, Self.fixedRotationBit, !allows) }
     func setBinned(_ i: Int, _ binned: Bool) { setFlag(i, Self.binnedBit, binned) }
 
+    @inline(__always) func jointHeadOf(_ i: Int) -> Int32 { jointHead.isEmpty ? -1 : jointHead[i] }
+
+    /// Sets the first joint edge of body i, making the column at the world's first joint.
+    func setJointHead(_ i: Int, _ edge: Int32) {
+        if jointHead.isEmpty { jointHead = Array(repeating: -1, count: slot.count) }
+        jointHead[i] = edge
+    }
+
     @inline(__always) func chargeOf(_ i: Int) -> Float { charge.isEmpty ? 0 : charge[i] }
 
     /// Sets body i's charge, making the column when the first body's is not +0.
@@ -185,7 +194,7 @@ final class BodyStore {
         if angularDampingFactor.isPresent { angularDamping.reserveCapacity(ids) }
         collisionClass.reserveCapacity(ids)
         userTag.reserveCapacity(ids); sleepingIsland.reserveCapacity(ids)
-        jointHead.reserveCapacity(ids)
+        if !jointHead.isEmpty { jointHead.reserveCapacity(ids) }
     }
 
     /// Appends a slot at the end of the table (in the non-awake range).

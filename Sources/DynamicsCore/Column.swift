@@ -187,8 +187,11 @@ struct StepTable<Element>: RandomAccessCollection {
         count = 0
         let stride = MemoryLayout<Element>.stride
         let elements = (bytes + stride - 1) / stride
-        // With an eighth to spare, as the step sizes its tables, so a slowly growing need does not reallocate.
-        if elements > storage.capacity { storage.reserveExactly(elements + elements / 8, count: 0) }
+        // Exactly the first time; growing again, with an eighth to spare (as the step sizes its tables), so a
+        // slowly growing need does not reallocate every step.
+        if elements > storage.capacity {
+            storage.reserveExactly(storage.capacity == 0 ? elements : elements + elements / 8, count: 0)
+        }
         lent = true
         return UnsafeMutableRawPointer(storage.base)
     }

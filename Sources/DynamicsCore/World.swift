@@ -322,7 +322,7 @@ public final class World {
             if bodies.linearDampingFactor.isPresent { bodies.linearDamping.append(0) }
             if bodies.angularDampingFactor.isPresent { bodies.angularDamping.append(0) }
             bodies.collisionClass.append(0); bodies.userTag.append(-1); bodies.sleepingIsland.append(-1)
-            bodies.jointHead.append(-1)
+            if !bodies.jointHead.isEmpty { bodies.jointHead.append(-1) }
         }
         let i = Int(id)
         bodies.generation[i] &+= 1
@@ -339,7 +339,7 @@ public final class World {
         bodies.userTag[i] = def.userTag
         bodies.sleepingIsland[i] = -1
         bodies.setBinned(i, false)
-        bodies.jointHead[i] = -1
+        if !bodies.jointHead.isEmpty { bodies.jointHead[i] = -1 }
 
         let s = bodies.appendSlot(id: id)
         setShapesUnchecked(id: i, slot: s, shapes: def.shapes)
