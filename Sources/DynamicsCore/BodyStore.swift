@@ -57,8 +57,13 @@ final class BodyStore {
     @exclusivity(unchecked) @usableFromInline var localCenter: [Vec2] = []
     @exclusivity(unchecked) @usableFromInline var mass: [Float] = []
     @exclusivity(unchecked) @usableFromInline var inertia: [Float] = []            // about the COM, before `allowsRotation`
-    @exclusivity(unchecked) @usableFromInline var restitution: [Float] = []
-    @exclusivity(unchecked) @usableFromInline var friction: [Float] = []
+    /// Each body's surface material, an index into `materials` (−1 while it has none): bodies with the same
+    /// restitution and friction share one entry, so a body holds 4 bytes for them instead of 8.
+    @exclusivity(unchecked) @usableFromInline var material: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var materials: [SurfaceMaterial] = []
+    /// Material by the bit patterns of its restitution and friction; only looked up, never iterated.
+    @exclusivity(unchecked) @usableFromInline var materialIndex: [UInt64: Int32] = [:]
+    @exclusivity(unchecked) @usableFromInline var freeMaterials: [Int32] = []
     /// Empty while every body's charge is 0 (see `chargeOf`).
     @exclusivity(unchecked) @usableFromInline var charge: [Float] = []
     /// Damping rates, empty while every body's is 0 (as long as `linearDampingFactor` and `angularDampingFactor`
@@ -141,6 +146,48 @@ final class BodyStore {
     func setAllowsRotation(_ i: Int, _ allows: Bool) { setFlag(i, Self.fixedRotationBit, !allows) }
     func setBinned(_ i: Int, _ binned: Bool) { setFlag(i, Self.binnedBit, binned) }
 
+    @inline(__always) func restitution(_ i: Int) -> Float { materials[Int(material[i])].restitution }
+    @inline(__always) func friction(_ i: Int) -> Float { materials[Int(material[i])].friction }
+
+    /// Gives body i the material with this restitution and friction, sharing an entry with the bodies that have
+    /// it, and lets go of the one it had.
+    func setMaterial(_ i: Int, restitution: Float, friction: Float) {
+        let key = UInt64(restitution.bitPattern) << 32 | UInt64(friction.bitPattern)
+        let old = material[i]
+        if old >= 0 {
+            if materials[Int(old)].key == key { return }
+            releaseMaterial(i)
+        }
+        if let k = materialIndex[key] {
+            materials[Int(k)].uses += 1
+            material[i] = k
+            return
+        }
+        let entry = SurfaceMaterial(restitution: restitution, friction: friction, uses: 1)
+        let k: Int32
+        if let free = freeMaterials.popLast() {
+            k = free
+            materials[Int(k)] = entry
+        } else {
+            k = Int32(materials.count)
+            materials.append(entry)
+        }
+        materialIndex[key] = k
+        material[i] = k
+    }
+
+    /// Body i no longer holds a material (it is destroyed); an entry no body uses is freed for reuse.
+    func releaseMaterial(_ i: Int) {
+        let k = Int(material[i])
+        guard k >= 0 else { return }
+        material[i] = -1
+        materials[k].uses -= 1
+        if materials[k].uses == 0 {
+            materialIndex[materials[k].key] = nil
+            freeMaterials.append(Int32(k))
+        }
+    }
+
     @inline(__always) func jointHeadOf(_ i: Int) -> Int32 { jointHead.isEmpty ? -1 : jointHead[i] }
 
     /// Sets the first joint edge of body i, making the column at the world's first joint.
@@ -188,7 +235,7 @@ final class BodyStore {
         shapeStart.reserveCapacity(ids); shapeCount.reserveCapacity(ids)
         if !localCenter.isEmpty { localCenter.reserveCapacity(ids) }
         mass.reserveCapacity(ids); inertia.reserveCapacity(ids); flags.reserveCapacity(ids)
-        restitution.reserveCapacity(ids); friction.reserveCapacity(ids)
+        material.reserveCapacity(ids)
         if !charge.isEmpty { charge.reserveCapacity(ids) }
         if linearDampingFactor.isPresent { linearDamping.reserveCapacity(ids) }
         if angularDampingFactor.isPresent { angularDamping.reserveCapacity(ids) }
@@ -261,4 +308,15 @@ final class BodyStore {
         bodyIndex.removeBySwap(last, last: last); box.removeBySwap(last, last: last)
         count -= 1
     }
+}
+
+/// A surface material shared by the bodies that have it (`BodyStore.material`).
+@usableFromInline
+struct SurfaceMaterial {
+    @usableFromInline var restitution: Float
+    @usableFromInline var friction: Float
+    /// How many bodies hold it.
+    @usableFromInline var uses: Int32
+
+    var key: UInt64 { UInt64(restitution.bitPattern) << 32 | UInt64(friction.bitPattern) }
 }

@@ -88,8 +88,8 @@ extension World {
         if newContacts.capacity < pairCount { newContacts.reserveCapacity(pairCount + pairCount / 8) }
         wakeList.removeAll(keepingCapacity: true)
         let pairs = self.pairs, shapes = self.shapes
-        let slot = bodies.slot, generation = bodies.generation, friction = bodies.friction
-        let restitution = bodies.restitution, shapeStart = bodies.shapeStart, shapeCount = bodies.shapeCount
+        let slot = bodies.slot, generation = bodies.generation, material = bodies.material, materials = bodies.materials
+        let shapeStart = bodies.shapeStart, shapeCount = bodies.shapeCount
         let sleepingIsland = bodies.sleepingIsland
         @inline(__always) func endedEvent(_ c: Contact) -> ContactEndedEvent {
             ContactEndedEvent(bodyA: BodyID(index: c.bodyA, generation: generation[Int(c.bodyA)]),
@@ -126,8 +126,9 @@ extension World {
                     for k in oldStart..<oi where old[k].touching { ended.append(endedEvent(old[k])) }
                     continue
                 }
-                let mixedFriction = (friction[ia] * friction[ib]).squareRoot()
-                let mixedRestitution = Swift.max(restitution[ia], restitution[ib])
+                let surfaceA = materials[Int(material[ia])], surfaceB = materials[Int(material[ib])]
+                let mixedFriction = (surfaceA.friction * surfaceB.friction).squareRoot()
+                let mixedRestitution = Swift.max(surfaceA.restitution, surfaceB.restitution)
                 let startA = Int(shapeStart[ia]), countA = Int(shapeCount[ia])
                 let startB = Int(shapeStart[ib]), countB = Int(shapeCount[ib])
                 var anyPoints = false

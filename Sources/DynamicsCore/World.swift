@@ -317,7 +317,7 @@ public final class World {
             bodies.flags.append(0); bodies.shapeStart.append(0); bodies.shapeCount.append(0)
             if !bodies.localCenter.isEmpty { bodies.localCenter.append(.zero) }
             bodies.mass.append(0); bodies.inertia.append(0)
-            bodies.restitution.append(0); bodies.friction.append(0)
+            bodies.material.append(-1)
             if !bodies.charge.isEmpty { bodies.charge.append(0) }
             if bodies.linearDampingFactor.isPresent { bodies.linearDamping.append(0) }
             if bodies.angularDampingFactor.isPresent { bodies.angularDamping.append(0) }
@@ -328,8 +328,7 @@ public final class World {
         bodies.generation[i] &+= 1
         bodies.setType(i, def.type)
         bodies.setAllowsRotation(i, def.allowsRotation)
-        bodies.restitution[i] = def.restitution
-        bodies.friction[i] = def.friction
+        bodies.setMaterial(i, restitution: def.restitution, friction: def.friction)
         bodies.setCharge(i, def.charge)
         if def.linearDamping != 0 { makeLinearDampingPresent() }
         if bodies.linearDampingFactor.isPresent { bodies.linearDamping[i] = def.linearDamping }
@@ -521,6 +520,7 @@ public final class World {
         deadShapeCount += Int(bodies.shapeCount[i])
         bodies.shapeCount[i] = 0
         bodies.slot[i] = -1
+        bodies.releaseMaterial(i)
         bodies.freeIDs.append(Int32(i))
         bodySetVersion += 1
         if bodies.type(i) == .dynamic { dynamicBodyCount -= 1 }
@@ -650,11 +650,11 @@ public final class World {
         }
         try requireFinite(charge, "\(id) charge")
         let i = checkedIndex(id)
-        if bodies.restitution[i] == restitution && bodies.friction[i] == friction
+        if bodies.restitution(i) == restitution && bodies.friction(i) == friction
             && bodies.linearDampingRate(i) == linearDamping && bodies.angularDampingRate(i) == angularDamping
             && bodies.chargeOf(i) == charge { return }
         wakeBody(i)
-        bodies.restitution[i] = restitution; bodies.friction[i] = friction
+        bodies.setMaterial(i, restitution: restitution, friction: friction)
         bodies.setCharge(i, charge)
         if linearDamping != 0 { makeLinearDampingPresent() }
         if angularDamping != 0 { bodies.materialiseAngularDamping() }

@@ -541,6 +541,34 @@ final class IntegrationPathTests: XCTestCase {
         }
     }
 
+    /// Bodies with the same restitution and friction share one material entry; an entry no body holds any more
+    /// is reused, and each body reads back its own values throughout.
+    func test_surfaceMaterials_areSharedCountedAndReused() throws {
+        let world = World()
+        func body(_ r: Float, _ f: Float, at x: Float) throws -> BodyID {
+            var d = BodyDefinition.box(center: Vec2(x, 0), width: 10, height: 10)
+            d.restitution = r; d.friction = f
+            return try world.createBody(d)
+        }
+        let a = try body(0.2, 0.5, at: 0), b = try body(0.2, 0.5, at: 20), c = try body(0.7, 0.1, at: 40)
+        XCTAssertEqual(world.bodies.materials.count, 2)
+        XCTAssertEqual(world.bodies.material[Int(a.index)], world.bodies.material[Int(b.index)])
+        try world.setMaterial(b, restitution: 0.7, friction: 0.1, linearDamping: 0, angularDamping: 0, charge: 0)
+        XCTAssertEqual(world.bodies.material[Int(b.index)], world.bodies.material[Int(c.index)])
+        try world.destroyBody(a)
+        XCTAssertEqual(world.bodies.freeMaterials.count, 1, "(0.2, 0.5) is held by no body")
+        let d = try body(0.9, 0.9, at: 60)
+        XCTAssertEqual(world.bodies.materials.count, 2, "the freed entry is reused")
+        XCTAssertTrue(world.bodies.freeMaterials.isEmpty)
+        for (id, r, f) in [(b, Float(0.7), Float(0.1)), (c, 0.7, 0.1), (d, 0.9, 0.9)] {
+            XCTAssertEqual(world.bodies.restitution(Int(id.index)), r)
+            XCTAssertEqual(world.bodies.friction(Int(id.index)), f)
+        }
+        try world.destroyBody(b); try world.destroyBody(c); try world.destroyBody(d)
+        XCTAssertEqual(world.bodies.freeMaterials.count, 2)
+        XCTAssertTrue(world.bodies.materialIndex.isEmpty)
+    }
+
     /// Steps with no contacts or joints integrate all substeps in one fused pass; it must give exactly what the
     /// substep loop gives.
     func test_fusedIntegration_isBitIdenticalToTheSubstepLoop() throws {
