@@ -33,9 +33,11 @@ struct Run {
     var stepMs: [Double]
     var statistics: SceneStatistics?
     var awake: Int
+    /// Heap per item after the first step: for the core, the world alone; for the object API, the world, the
+    /// animator and the caller's items and behaviors.
     var bytesPerItem: Double?
-    /// Of those, the bytes the first step added: the engine's world and the animator's records, without the
-    /// caller's items and behaviors.
+    /// Object API: of those, the bytes the first step added: the engine's world and the animator's records,
+    /// without the caller's items and behaviors.
     var engineBytesPerItem: Double? = nil
 }
 
@@ -73,15 +75,24 @@ func heapInUse() -> Int {
 func runCore(_ profile: Profile, _ state: UnsafeMutableRawPointer) throws -> Run {
     dk_benchmark_pause(state)
     defer { dk_benchmark_resume(state) }
+    let before = heapInUse()
     guard let (world, ids, links) = try profile.makeCoreWorld() else { throw ProfileError(file: profile.file, path: "scene", message: "not a SCENES.md scene") }
     var steps: [Double] = []
     steps.reserveCapacity(profile.steps)
     let dt = Float(profile.timeStep)
     dk_benchmark_resume(state)
-    for _ in 0..<profile.steps { steps.append(elapsedMs { world.step(dt: dt, substeps: profile.substeps) }) }
+    steps.append(elapsedMs { world.step(dt: dt, substeps: profile.substeps) })
+    dk_benchmark_pause(state)
+    // The world after its first step, per item: the heap it holds, without the caller's lists of ids and links
+    // and the list of step times.
+    let callers = ids.capacity * MemoryLayout<BodyID>.stride + links.capacity * MemoryLayout<JointID>.stride
+        + steps.capacity * MemoryLayout<Double>.stride
+    let bytes = Double(heapInUse() - before - callers) / Double(max(1, ids.count))
+    dk_benchmark_resume(state)
+    for _ in 1..<profile.steps { steps.append(elapsedMs { world.step(dt: dt, substeps: profile.substeps) }) }
     dk_benchmark_pause(state)
     return Run(stepMs: steps, statistics: world.statistics(of: profile.scene!, items: ids, links: links),
-               awake: world.awakeBodyCount, bytesPerItem: nil)
+               awake: world.awakeBodyCount, bytesPerItem: bytes)
 }
 
 func runObjects(_ profile: Profile, _ state: UnsafeMutableRawPointer) -> Run {
