@@ -97,28 +97,27 @@ final class BodyStore {
 
     // MARK: columns made present when first needed (see `LazyColumn`)
 
-    func materialiseForce() { force.materialise(count: count, capacity: position.capacity) }
-
-    func materialiseTorque() {
-        torqueA.materialise(count: count, capacity: position.capacity)
-        torqueB.materialise(count: count, capacity: position.capacity)
+    /// Gives a lazy column its buffer, sized as the table's.
+    private func materialise<T>(_ column: inout LazyColumn<T>) {
+        column.materialise(count: count, capacity: position.capacity)
     }
+
+    func materialiseForce() { materialise(&force) }
+
+    func materialiseTorque() { materialise(&torqueA); materialise(&torqueB) }
 
     /// The linear damping rates and their per-slot terms; the caller then computes the terms of every slot.
     func materialiseLinearDamping() {
         guard !linearDampingFactor.isPresent else { return }
         linearDamping = Array(repeating: 0, count: slot.count)
-        linearDampingFactor.materialise(count: count, capacity: position.capacity)
-        freeDecay.materialise(count: count, capacity: position.capacity)
-        freeGain.materialise(count: count, capacity: position.capacity)
-        freePositionGain.materialise(count: count, capacity: position.capacity)
+        materialise(&linearDampingFactor); materialise(&freeDecay); materialise(&freeGain); materialise(&freePositionGain)
     }
 
     /// The angular damping rates and their per-slot factors (1 for every slot until set).
     func materialiseAngularDamping() {
         guard !angularDampingFactor.isPresent else { return }
         angularDamping = Array(repeating: 0, count: slot.count)
-        angularDampingFactor.materialise(count: count, capacity: position.capacity)
+        materialise(&angularDampingFactor)
     }
 
     /// Body i's center of mass in its origin frame.
