@@ -53,8 +53,8 @@ final class BodyStore {
     @exclusivity(unchecked) @usableFromInline var shapeStart: [Int32] = []
     /// At most 65535 (contact keys hold a shape's index in 16 bits).
     @exclusivity(unchecked) @usableFromInline var shapeCount: [UInt16] = []
-    /// The center of mass in the body-origin frame; empty while every body's is (0, 0) (see `centerOf`).
-    @exclusivity(unchecked) @usableFromInline var localCenter: [Vec2] = []
+    /// The center of mass in the body-origin frame.
+    @exclusivity(unchecked) @usableFromInline var localCenter = LazyIDColumn<Vec2>(fill: .zero)
     @exclusivity(unchecked) @usableFromInline var mass: [Float] = []
     @exclusivity(unchecked) @usableFromInline var inertia: [Float] = []            // about the COM, before `allowsRotation`
     /// Each body's surface material, an index into `materials` (−1 while it has none): bodies with the same
@@ -64,12 +64,10 @@ final class BodyStore {
     /// Material by the bit patterns of its restitution and friction; only looked up, never iterated.
     @exclusivity(unchecked) @usableFromInline var materialIndex: [UInt64: Int32] = [:]
     @exclusivity(unchecked) @usableFromInline var freeMaterials: [Int32] = []
-    /// Empty while every body's charge is 0 (see `chargeOf`).
-    @exclusivity(unchecked) @usableFromInline var charge: [Float] = []
-    /// Damping rates, empty while every body's is 0 (as long as `linearDampingFactor` and `angularDampingFactor`
-    /// are not present).
-    @exclusivity(unchecked) @usableFromInline var linearDamping: [Float] = []
-    @exclusivity(unchecked) @usableFromInline var angularDamping: [Float] = []
+    @exclusivity(unchecked) @usableFromInline var charge = LazyIDColumn<Float>(fill: 0)
+    /// Damping rates (their per-slot terms are `linearDampingFactor` … and `angularDampingFactor`).
+    @exclusivity(unchecked) @usableFromInline var linearDamping = LazyIDColumn<Float>(fill: 0)
+    @exclusivity(unchecked) @usableFromInline var angularDamping = LazyIDColumn<Float>(fill: 0)
     /// Below the class count, at most 65536.
     @exclusivity(unchecked) @usableFromInline var collisionClass: [UInt16] = []
     @exclusivity(unchecked) @usableFromInline var userTag: [Int32] = []
@@ -77,8 +75,7 @@ final class BodyStore {
     @exclusivity(unchecked) @usableFromInline var sleepingIsland: [Int32] = []
     /// The first of the joints attached to the body (an edge: joint index × 2, + 1 for its body B side), or −1;
     /// the world's `jointEdgeNext` links the rest, in the order they were attached. For waking and destruction.
-    /// Empty until the world's first joint (see `jointHeadOf`).
-    @exclusivity(unchecked) @usableFromInline var jointHead: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var jointHead = LazyIDColumn<Int32>(fill: -1)
     @exclusivity(unchecked) @usableFromInline var freeIDs: [Int32] = []
 
     init() {}
@@ -106,31 +103,13 @@ final class BodyStore {
 
     func materialiseTorque() { materialise(&torqueA); materialise(&torqueB) }
 
-    /// The linear damping rates and their per-slot terms; the caller then computes the terms of every slot.
+    /// The per-slot linear damping terms; the caller then computes the terms of every slot.
     func materialiseLinearDamping() {
-        guard !linearDampingFactor.isPresent else { return }
-        linearDamping = Array(repeating: 0, count: slot.count)
         materialise(&linearDampingFactor); materialise(&freeDecay); materialise(&freeGain); materialise(&freePositionGain)
     }
 
-    /// The angular damping rates and their per-slot factors (1 for every slot until set).
-    func materialiseAngularDamping() {
-        guard !angularDampingFactor.isPresent else { return }
-        angularDamping = Array(repeating: 0, count: slot.count)
-        materialise(&angularDampingFactor)
-    }
-
-    /// Body i's center of mass in its origin frame.
-    @inline(__always) func centerOf(_ i: Int) -> Vec2 { localCenter.isEmpty ? .zero : localCenter[i] }
-
-    /// Sets body i's center of mass, making the column when the first body's is not (0, 0) to the bit.
-    func setCenter(_ i: Int, _ c: Vec2) {
-        if localCenter.isEmpty {
-            if c.x.bitPattern == 0 && c.y.bitPattern == 0 { return }
-            localCenter = Array(repeating: .zero, count: slot.count)
-        }
-        localCenter[i] = c
-    }
+    /// The per-slot angular damping factors (1 for every slot until set).
+    func materialiseAngularDamping() { materialise(&angularDampingFactor) }
 
     @usableFromInline static let staticBit: UInt8 = 1, fixedRotationBit: UInt8 = 2, binnedBit: UInt8 = 4
 
@@ -151,7 +130,7 @@ final class BodyStore {
     /// Gives body i the material with this restitution and friction, sharing an entry with the bodies that have
     /// it, and lets go of the one it had.
     func setMaterial(_ i: Int, restitution: Float, friction: Float) {
-        let key = UInt64(restitution.bitPattern) << 32 | UInt64(friction.bitPattern)
+        let key = SurfaceMaterial.key(restitution: restitution, friction: friction)
         let old = material[i]
         if old >= 0 {
             if materials[Int(old)].key == key { return }
@@ -187,28 +166,6 @@ final class BodyStore {
         }
     }
 
-    @inline(__always) func jointHeadOf(_ i: Int) -> Int32 { jointHead.isEmpty ? -1 : jointHead[i] }
-
-    /// Sets the first joint edge of body i, making the column at the world's first joint.
-    func setJointHead(_ i: Int, _ edge: Int32) {
-        if jointHead.isEmpty { jointHead = Array(repeating: -1, count: slot.count) }
-        jointHead[i] = edge
-    }
-
-    @inline(__always) func chargeOf(_ i: Int) -> Float { charge.isEmpty ? 0 : charge[i] }
-
-    /// Sets body i's charge, making the column when the first body's is not +0.
-    func setCharge(_ i: Int, _ q: Float) {
-        if charge.isEmpty {
-            if q.bitPattern == 0 { return }
-            charge = Array(repeating: 0, count: slot.count)
-        }
-        charge[i] = q
-    }
-
-    @inline(__always) func linearDampingRate(_ i: Int) -> Float { linearDampingFactor.isPresent ? linearDamping[i] : 0 }
-    @inline(__always) func angularDampingRate(_ i: Int) -> Float { angularDampingFactor.isPresent ? angularDamping[i] : 0 }
-
     func isValid(_ id: BodyID) -> Bool {
         let i = Int(id.index)
         return i >= 0 && i < slot.count && slot[i] >= 0 && generation[i] == id.generation
@@ -220,7 +177,7 @@ final class BodyStore {
         guard n > count else { return }
         position.reserveExactly(n, count: count); rotation.reserveExactly(n, count: count)
         velocity.reserveExactly(n, count: count); angularVelocity.reserveExactly(n, count: count)
-        invMass.reserveExactly(n, count: count);
+        invMass.reserveExactly(n, count: count)
         invInertia.reserveExactly(n, count: count); gravity.reserveExactly(n, count: count)
         force.reserveExactly(n, count: count); torqueA.reserveExactly(n, count: count); torqueB.reserveExactly(n, count: count)
         linearDampingFactor.reserveExactly(n, count: count); angularDampingFactor.reserveExactly(n, count: count)
@@ -231,16 +188,11 @@ final class BodyStore {
         let ids = n - freeIDs.count
         guard ids > slot.count else { return }
         slot.reserveCapacity(ids); generation.reserveCapacity(ids); flags.reserveCapacity(ids)
-        shapeStart.reserveCapacity(ids); shapeCount.reserveCapacity(ids)
-        if !localCenter.isEmpty { localCenter.reserveCapacity(ids) }
-        mass.reserveCapacity(ids); inertia.reserveCapacity(ids); flags.reserveCapacity(ids)
-        material.reserveCapacity(ids)
-        if !charge.isEmpty { charge.reserveCapacity(ids) }
-        if linearDampingFactor.isPresent { linearDamping.reserveCapacity(ids) }
-        if angularDampingFactor.isPresent { angularDamping.reserveCapacity(ids) }
-        collisionClass.reserveCapacity(ids)
-        userTag.reserveCapacity(ids); sleepingIsland.reserveCapacity(ids)
-        if !jointHead.isEmpty { jointHead.reserveCapacity(ids) }
+        shapeStart.reserveCapacity(ids); shapeCount.reserveCapacity(ids); localCenter.reserveCapacity(ids)
+        mass.reserveCapacity(ids); inertia.reserveCapacity(ids); material.reserveCapacity(ids)
+        charge.reserveCapacity(ids); linearDamping.reserveCapacity(ids); angularDamping.reserveCapacity(ids)
+        collisionClass.reserveCapacity(ids); userTag.reserveCapacity(ids); sleepingIsland.reserveCapacity(ids)
+        jointHead.reserveCapacity(ids)
     }
 
     /// Appends a slot at the end of the table (in the non-awake range).
@@ -317,5 +269,10 @@ struct SurfaceMaterial {
     /// How many bodies hold it.
     @usableFromInline var uses: Int32
 
-    var key: UInt64 { UInt64(restitution.bitPattern) << 32 | UInt64(friction.bitPattern) }
+    /// The bit patterns of both values: bodies share an entry only with identical values.
+    static func key(restitution: Float, friction: Float) -> UInt64 {
+        UInt64(restitution.bitPattern) << 32 | UInt64(friction.bitPattern)
+    }
+
+    var key: UInt64 { Self.key(restitution: restitution, friction: friction) }
 }

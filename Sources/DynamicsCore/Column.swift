@@ -205,3 +205,45 @@ struct StepTable<Element>: RandomAccessCollection {
 
     @usableFromInline func free() { storage.free(count: 0) }
 }
+
+/// A column by body id whose every id holds `fill` until some id is given another value (to the bit): until then it
+/// has no storage, and reads give `fill`. `LazyColumn` is the same for the columns by slot. Elements are plain
+/// values without padding (they are compared as bytes).
+@usableFromInline
+struct LazyIDColumn<Element> {
+    @usableFromInline private(set) var values: [Element] = []
+    @usableFromInline let fill: Element
+
+    @usableFromInline init(fill: Element) { self.fill = fill }
+
+    /// No id holds anything but `fill` yet: the column has no storage.
+    @usableFromInline var isEmpty: Bool { values.isEmpty }
+
+    @usableFromInline subscript(i: Int) -> Element {
+        @inline(__always) get { values.isEmpty ? fill : values[i] }
+    }
+
+    /// Gives id `i` the value; the first value other than `fill` makes the column, `fill` for all `ids` ids.
+    @usableFromInline mutating func set(_ i: Int, _ value: Element, ids: Int) {
+        if values.isEmpty {
+            let isFill = withUnsafeBytes(of: value) { v in withUnsafeBytes(of: fill) { f in v.elementsEqual(f) } }
+            if isFill { return }
+            values = Array(repeating: fill, count: ids)
+        }
+        values[i] = value
+    }
+
+    /// A new id (holding `fill`).
+    @usableFromInline mutating func appendID() {
+        if !values.isEmpty { values.append(fill) }
+    }
+
+    @usableFromInline mutating func reserveCapacity(_ ids: Int) {
+        if !values.isEmpty { values.reserveCapacity(ids) }
+    }
+
+    /// The storage (empty while no id holds anything but `fill`).
+    @usableFromInline func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+        try values.withUnsafeBufferPointer(body)
+    }
+}

@@ -140,6 +140,7 @@ extension World {
         // The awake slots' swept boxes are written over the first n of the box column; the static and sleeping
         // bodies' binned boxes follow, at their slots.
         let boxBuffer = UnsafeMutableBufferPointer(start: bodies.box.base, count: bodies.count)
+        let boxes = UnsafeBufferPointer(boxBuffer)
         let flags = bodies.flags, slotOf = bodies.slot
         let oversizeLimit = World.oversizeCells
 
@@ -147,24 +148,22 @@ extension World {
         // and the number of cell entries are noted on the way, for the entries below.
         var cx0 = Int32.max, cx1 = Int32.min, cy0 = Int32.max, cy1 = Int32.min
         var entryTotal = 0
-        do { let ab = boxBuffer
-        do { let tb = tight
         shapes.withUnsafeBufferPointer { shapeBuffer in
         polygonVertices.withUnsafeBufferPointer { vertexBuffer in
             let shapeBase = shapeBuffer.baseAddress!, vertexBase = vertexBuffer.baseAddress
             for s in 0..<n {
                 let i = Int(bodyIndex[s])
                 if !active[Int(classOf[i])] {
-                    ab[s] = AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1))
+                    boxBuffer[s] = AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1))
                     continue
                 }
                 var box = bodyBox(id: i, slot: s, shapes: shapeBase, vertices: vertexBase)
-                tb[s] = box
+                tight[s] = box
                 let d = dt * vel[s] + (dt * dt) * grav[s]
                 let spin = abs(angVel[s]) * ext[s] * dt
                 box.lower += minimum(d, .zero) - (margin + spin)
                 box.upper += maximum(d, .zero) + (margin + spin)
-                ab[s] = box
+                boxBuffer[s] = box
                 let c = cellCoord(box, inv: inv)
                 if c.cellCount >= oversizeLimit {
                     self.awakeOversize.append(Int32(s))
@@ -174,8 +173,6 @@ extension World {
                 cy0 = Swift.min(cy0, c.y0); cy1 = Swift.max(cy1, c.y1)
                 entryTotal += c.cellCount
             }
-        }
-        }
         }
         }
         // One entry per cell of each binned awake box, by cell, then slot. When the cells in use span a small
@@ -189,64 +186,59 @@ extension World {
         // below), so the 16-bit ranges give the bucket (row-major) and the key alike.
         let x0 = UInt16(truncatingIfNeeded: cx0), y0 = UInt16(truncatingIfNeeded: cy0)
         let buckets = bucketed ? width * height : 0
-        let sweptBoxes = UnsafeBufferPointer(boxBuffer)
         /// Slot s's rectangle of cells, computed again from its swept box as above (cheaper than keeping it), if
         /// it is binned: its class collides with something (else its box is empty) and it is not oversize.
         @inline(__always) func cells(_ s: Int) -> GridCoord? {
-            let box = sweptBoxes[s]
+            let box = boxes[s]
             guard box.lower.x <= box.upper.x else { return nil }
             let c = cellCoord(box, inv: inv)
             return c.cellCount < oversizeLimit ? c : nil
         }
-        do {
-            if bucketed {
-                if bucketCounts.count < buckets + 1 {
-                    bucketCounts.append(contentsOf: repeatElement(0, count: buckets + 1 - bucketCounts.count))
-                }
-                let entries = wideContacts.borrowBytes(entryTotal * 4).bindMemory(to: UInt32.self, capacity: entryTotal)
-                broadphaseBorrowed.wide = elements(entryTotal * 4, of: WideContactBatch.self)
-                slotEntries = entries
-                bucketCounts.withUnsafeMutableBufferPointer { cb in
-                do {
-                    let next = cb.baseAddress!
-                    next.update(repeating: 0, count: buckets + 1)
-                    /// Slot s's cells as column and row ranges from the rectangle's corner, if binned.
-                    @inline(__always) func offsets(_ s: Int) -> (bx: Int, ex: Int, by: Int, ey: Int)? {
-                        guard let c = cells(s) else { return nil }
-                        let bx = Int(UInt16(truncatingIfNeeded: c.x0) &- x0), by = Int(UInt16(truncatingIfNeeded: c.y0) &- y0)
-                        return (bx, bx + Int(c.x1 - c.x0), by, by + Int(c.y1 - c.y0))
-                    }
-                    for s in 0..<n {
-                        guard let (bx, ex, by, ey) = offsets(s) else { continue }
-                        for y in by...ey {
-                            let row = y * width + 1
-                            for x in bx...ex { next[row + x] += 1 }
-                        }
-                    }
-                    for b in 0..<buckets { next[b + 1] += next[b] }
-                    for s in 0..<n {
-                        guard let (bx, ex, by, ey) = offsets(s) else { continue }
-                        for y in by...ey {
-                            let row = y * width
-                            for x in bx...ex {
-                                let b = row + x
-                                entries[Int(next[b])] = UInt32(truncatingIfNeeded: s)
-                                next[b] += 1
-                            }
-                        }
-                    }
-                }
-                }
-            } else {
-                if cellEntries.capacity < entryTotal { cellEntries.reserveCapacity(entryTotal + entryTotal / 8) }
-                for s in 0..<n {
-                    guard let c = cells(s) else { continue }
-                    for y in c.y0...c.y1 {
-                        for x in c.x0...c.x1 { cellEntries.append(UInt64(cellKey(x, y)) << 32 | UInt64(s)) }
-                    }
-                }
-                radixSort(&cellEntries, scratch: &sortScratch, counts: &sortCounts)
+        if bucketed {
+            if bucketCounts.count < buckets + 1 {
+                bucketCounts.append(contentsOf: repeatElement(0, count: buckets + 1 - bucketCounts.count))
             }
+            let entries = wideContacts.borrowBytes(entryTotal * 4).bindMemory(to: UInt32.self, capacity: entryTotal)
+            broadphaseBorrowed.wide = elements(entryTotal * 4, of: WideContactBatch.self)
+            slotEntries = entries
+            bucketCounts.withUnsafeMutableBufferPointer { cb in
+                let next = cb.baseAddress!
+                next.update(repeating: 0, count: buckets + 1)
+                /// Slot s's cells as column and row ranges from the rectangle's corner, if binned.
+                @inline(__always) func offsets(_ s: Int) -> (bx: Int, ex: Int, by: Int, ey: Int)? {
+                    guard let c = cells(s) else { return nil }
+                    let bx = Int(UInt16(truncatingIfNeeded: c.x0) &- x0), by = Int(UInt16(truncatingIfNeeded: c.y0) &- y0)
+                    return (bx, bx + Int(c.x1 - c.x0), by, by + Int(c.y1 - c.y0))
+                }
+                for s in 0..<n {
+                    guard let (bx, ex, by, ey) = offsets(s) else { continue }
+                    for y in by...ey {
+                        let row = y * width + 1
+                        for x in bx...ex { next[row + x] += 1 }
+                    }
+                }
+                for b in 0..<buckets { next[b + 1] += next[b] }
+                for s in 0..<n {
+                    guard let (bx, ex, by, ey) = offsets(s) else { continue }
+                    for y in by...ey {
+                        let row = y * width
+                        for x in bx...ex {
+                            let b = row + x
+                            entries[Int(next[b])] = UInt32(truncatingIfNeeded: s)
+                            next[b] += 1
+                        }
+                    }
+                }
+            }
+        } else {
+            if cellEntries.capacity < entryTotal { cellEntries.reserveCapacity(entryTotal + entryTotal / 8) }
+            for s in 0..<n {
+                guard let c = cells(s) else { continue }
+                for y in c.y0...c.y1 {
+                    for x in c.x0...c.x1 { cellEntries.append(UInt64(cellKey(x, y)) << 32 | UInt64(s)) }
+                }
+            }
+            radixSort(&cellEntries, scratch: &sortScratch, counts: &sortCounts)
         }
         let oversizeStatics = staticGrid.oversize
         let awakeOversize = self.awakeOversize
@@ -254,119 +246,114 @@ extension World {
         let matrix = collides
         let classes = classCount
         let pos = bodies.position.base
-        do { let boxes = UnsafeBufferPointer(boxBuffer)
-        do {
-            /// Lists the pair of two awake bodies (slots sa, sb; ids ia, ib) unless it is out of reach this step: the
-            /// narrowphase's first test, done here so such a pair is neither sorted nor visited (the lower id's body
-            /// first, as there).
-            /// (`pairs` is passed, not captured: a captured local costs a run-time exclusivity check per access.)
-            @inline(__always) func addAwakePair(_ sa: Int, _ sb: Int, _ ia: Int, _ ib: Int, to pairs: inout [UInt64]) {
-                let (lo, hi) = ia < ib ? (sa, sb) : (sb, sa)
-                if World.reach(lo, hi, dt: dt, margin: margin, pos: pos, vel: vel, angVel: angVel, ext: ext, grav: grav,
-                               tight: UnsafePointer(tight)).apart { return }
-                pairs.append(ia < ib ? UInt64(ia) << 32 | UInt64(ib) : UInt64(ib) << 32 | UInt64(ia))
-            }
-            /// Awake against awake within one cell (key `key`), whose slots are `slotAt(start ..< end)`: a pair is
-            /// listed from the cell holding the lower corner of its boxes' overlap only.
-            @inline(__always) func pairsWithin(_ key: UInt32, _ start: Int, _ end: Int, _ slotAt: (Int) -> Int,
-                                               to pairs: inout [UInt64]) {
-                for a in start..<(end - 1) {
-                    let sa = slotAt(a)
-                    let boxA = boxes[sa]
-                    let ia = Int(bodyIndex[sa])
-                    let rowA = Int(classOf[ia]) * classes
-                    for b in (a + 1)..<end {
-                        let sb = slotAt(b)
-                        let boxB = boxes[sb]
-                        guard boxA.overlaps(boxB) else { continue }
-                        let ib = Int(bodyIndex[sb])
-                        guard matrix[rowA + Int(classOf[ib])] else { continue }
-                        guard World.cornerCellKey(boxA, boxB, inv: inv) == key else { continue }
-                        addAwakePair(sa, sb, ia, ib, to: &pairs)
-                    }
-                }
-            }
-            if bucketed {
-                // Cell b's run ends where the placement left its count, and starts where cell b − 1's ends.
-                bucketCounts.withUnsafeBufferPointer { ends in
-                do { let entries = slotEntries!
-                    var start = 0
-                    for b in 0..<buckets {
-                        let end = Int(ends[b])
-                        if end - start > 1 {
-                            let y = b / width, x = b - y * width
-                            let key = UInt32(UInt16(truncatingIfNeeded: y) &+ y0) << 16 | UInt32(UInt16(truncatingIfNeeded: x) &+ x0)
-                            pairsWithin(key, start, end, { Int(entries[$0]) }, to: &pairs)
-                        }
-                        start = end
-                    }
-                }
-                }
-            } else {
-                cellEntries.withUnsafeBufferPointer { entries in
-                    var start = 0
-                    let total = entries.count
-                    while start < total {
-                        let key = UInt32(truncatingIfNeeded: entries[start] >> 32)
-                        var end = start + 1
-                        while end < total && UInt32(truncatingIfNeeded: entries[end] >> 32) == key { end += 1 }
-                        if end - start > 1 {
-                            pairsWithin(key, start, end, { Int(entries[$0] & 0xFFFF_FFFF) }, to: &pairs)
-                        }
-                        start = end
-                    }
-                }
-            }
-
-            // Awake against static and sleeping bodies (none binned in cells: only the oversize ones, below).
-            for s in 0..<(staticGrid.used > 0 ? n : 0) {
-                let box = boxes[s]
-                guard box.lower.x <= box.upper.x else { continue }
-                let i = Int(bodyIndex[s])
-                let c = cellCoord(box, inv: inv)
-                if c.cellCount >= oversizeLimit && c.cellCount > 4096 {
-                    // Huge: test every binned body once.
-                    for t in n..<bodies.count {
-                        let j = Int(bodyIndex[t])
-                        if flags[j] & BodyStore.binnedBit != 0 && box.overlaps(boxes[t]) && matrix[Int(classOf[i]) * classes + Int(classOf[j])] {
-                            pairs.append(i < j ? UInt64(i) << 32 | UInt64(j) : UInt64(j) << 32 | UInt64(i))
-                        }
-                    }
-                    continue
-                }
-                queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, boxes: boxes, slotOf: slotOf, into: &pairs)
-            }
-
-            // Oversize awake bodies against all other awake bodies.
-            for (k, so) in awakeOversize.enumerated() {
-                let sa = Int(so)
+        /// Lists the pair of two awake bodies (slots sa, sb; ids ia, ib) unless it is out of reach this step: the
+        /// narrowphase's first test, done here so such a pair is neither sorted nor visited (the lower id's body
+        /// first, as there).
+        /// (`pairs` is passed, not captured: a captured local costs a run-time exclusivity check per access.)
+        @inline(__always) func addAwakePair(_ sa: Int, _ sb: Int, _ ia: Int, _ ib: Int, to pairs: inout [UInt64]) {
+            let (lo, hi) = ia < ib ? (sa, sb) : (sb, sa)
+            if World.reach(lo, hi, dt: dt, margin: margin, pos: pos, vel: vel, angVel: angVel, ext: ext, grav: grav,
+                           tight: UnsafePointer(tight)).apart { return }
+            pairs.append(ia < ib ? UInt64(ia) << 32 | UInt64(ib) : UInt64(ib) << 32 | UInt64(ia))
+        }
+        /// Awake against awake within one cell (key `key`), whose slots are `slotAt(start ..< end)`: a pair is
+        /// listed from the cell holding the lower corner of its boxes' overlap only.
+        @inline(__always) func pairsWithin(_ key: UInt32, _ start: Int, _ end: Int, _ slotAt: (Int) -> Int,
+                                           to pairs: inout [UInt64]) {
+            for a in start..<(end - 1) {
+                let sa = slotAt(a)
                 let boxA = boxes[sa]
                 let ia = Int(bodyIndex[sa])
-                for sb in 0..<n where sb != sa {
-                    // Pairs of two oversize bodies are found once, from the earlier one.
-                    if let later = awakeOversize.firstIndex(of: Int32(sb)), later <= k { continue }
+                let rowA = Int(classOf[ia]) * classes
+                for b in (a + 1)..<end {
+                    let sb = slotAt(b)
                     let boxB = boxes[sb]
-                    guard boxB.lower.x <= boxB.upper.x, boxA.overlaps(boxB) else { continue }
+                    guard boxA.overlaps(boxB) else { continue }
                     let ib = Int(bodyIndex[sb])
-                    guard matrix[Int(classOf[ia]) * classes + Int(classOf[ib])] else { continue }
+                    guard matrix[rowA + Int(classOf[ib])] else { continue }
+                    guard World.cornerCellKey(boxA, boxB, inv: inv) == key else { continue }
                     addAwakePair(sa, sb, ia, ib, to: &pairs)
                 }
             }
-
-            // Oversize static bodies (long boundaries) against every awake body.
-            for so in oversizeStatics {
-                let j = Int(so)
-                let boxB = boxes[Int(slotOf[j])]
-                let row = Int(classOf[j]) * classes
-                for s in 0..<n {
-                    let boxA = boxes[s]
-                    guard boxA.overlaps(boxB) else { continue }
-                    let i = Int(bodyIndex[s])
-                    guard matrix[row + Int(classOf[i])] else { continue }
-                    pairs.append(i < j ? UInt64(i) << 32 | UInt64(j) : UInt64(j) << 32 | UInt64(i))
+        }
+        if bucketed {
+            // Cell b's run ends where the placement left its count, and starts where cell b − 1's ends.
+            bucketCounts.withUnsafeBufferPointer { ends in
+                let entries = slotEntries!
+                var start = 0
+                for b in 0..<buckets {
+                    let end = Int(ends[b])
+                    if end - start > 1 {
+                        let y = b / width, x = b - y * width
+                        let key = UInt32(UInt16(truncatingIfNeeded: y) &+ y0) << 16 | UInt32(UInt16(truncatingIfNeeded: x) &+ x0)
+                        pairsWithin(key, start, end, { Int(entries[$0]) }, to: &pairs)
+                    }
+                    start = end
+                }
+            }
+        } else {
+            cellEntries.withUnsafeBufferPointer { entries in
+                var start = 0
+                let total = entries.count
+                while start < total {
+                    let key = UInt32(truncatingIfNeeded: entries[start] >> 32)
+                    var end = start + 1
+                    while end < total && UInt32(truncatingIfNeeded: entries[end] >> 32) == key { end += 1 }
+                    if end - start > 1 {
+                        pairsWithin(key, start, end, { Int(entries[$0] & 0xFFFF_FFFF) }, to: &pairs)
+                    }
+                    start = end
                 }
             }
         }
+
+        // Awake against static and sleeping bodies (none binned in cells: only the oversize ones, below).
+        for s in 0..<(staticGrid.used > 0 ? n : 0) {
+            let box = boxes[s]
+            guard box.lower.x <= box.upper.x else { continue }
+            let i = Int(bodyIndex[s])
+            let c = cellCoord(box, inv: inv)
+            if c.cellCount >= oversizeLimit && c.cellCount > 4096 {
+                // Huge: test every binned body once.
+                for t in n..<bodies.count {
+                    let j = Int(bodyIndex[t])
+                    if flags[j] & BodyStore.binnedBit != 0 && box.overlaps(boxes[t]) && matrix[Int(classOf[i]) * classes + Int(classOf[j])] {
+                        pairs.append(i < j ? UInt64(i) << 32 | UInt64(j) : UInt64(j) << 32 | UInt64(i))
+                    }
+                }
+                continue
+            }
+            queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, boxes: boxes, slotOf: slotOf, into: &pairs)
+        }
+
+        // Oversize awake bodies against all other awake bodies.
+        for (k, so) in awakeOversize.enumerated() {
+            let sa = Int(so)
+            let boxA = boxes[sa]
+            let ia = Int(bodyIndex[sa])
+            for sb in 0..<n where sb != sa {
+                // Pairs of two oversize bodies are found once, from the earlier one.
+                if let later = awakeOversize.firstIndex(of: Int32(sb)), later <= k { continue }
+                let boxB = boxes[sb]
+                guard boxB.lower.x <= boxB.upper.x, boxA.overlaps(boxB) else { continue }
+                let ib = Int(bodyIndex[sb])
+                guard matrix[Int(classOf[ia]) * classes + Int(classOf[ib])] else { continue }
+                addAwakePair(sa, sb, ia, ib, to: &pairs)
+            }
+        }
+
+        // Oversize static bodies (long boundaries) against every awake body.
+        for so in oversizeStatics {
+            let j = Int(so)
+            let boxB = boxes[Int(slotOf[j])]
+            let row = Int(classOf[j]) * classes
+            for s in 0..<n {
+                let boxA = boxes[s]
+                guard boxA.overlaps(boxB) else { continue }
+                let i = Int(bodyIndex[s])
+                guard matrix[row + Int(classOf[i])] else { continue }
+                pairs.append(i < j ? UInt64(i) << 32 | UInt64(j) : UInt64(j) << 32 | UInt64(i))
+            }
         }
         // Pairs by lower id, then higher id: a counting sort by the lower id when there are fewer ids than about four
         // pairs each, then each id's few pairs in order.

@@ -115,21 +115,12 @@ extension World {
         let angVel = bodies.angularVelocity.base, rot = bodies.rotation.base
         var w = angVel[i]
         var q = rot[i]
-        // Torque and damping where their columns are present; without them the same steps leave out a zero
-        // term and a factor of 1.
+        // A body without torque or damping columns reads their defaults, 0 and 1 (see `LazyColumn`).
         let invI = bodies.invInertia[i], tA = bodies.torqueA[i], tB = bodies.torqueB[i]
-        if let angDamp = bodies.angularDampingFactor.base {
-            for _ in 0..<substeps {
-                w = (w + h * invI * (q.c * tA - q.s * tB)) * angDamp[i]
-                if w != 0 { q = q.integrated(by: h * w) }
-            }
-        } else if bodies.torqueA.isPresent {
-            for _ in 0..<substeps {
-                w = w + h * invI * (q.c * tA - q.s * tB)
-                if w != 0 { q = q.integrated(by: h * w) }
-            }
-        } else {
-            for _ in 0..<substeps where w != 0 { q = q.integrated(by: h * w) }
+        let angDamp = bodies.angularDampingFactor[i]
+        for _ in 0..<substeps {
+            w = (w + h * invI * (q.c * tA - q.s * tB)) * angDamp
+            if w != 0 { q = q.integrated(by: h * w) }
         }
         angVel[i] = w
         rot[i] = q

@@ -32,13 +32,13 @@ extension World {
         var qB = Rot.identity
         var localB = def.localAnchorB
         if ib >= 0 {
-            localB = def.localAnchorB - bodies.centerOf(ib)
+            localB = def.localAnchorB - bodies.localCenter[ib]
             qB = bodies.rotation[Int(bodies.slot[ib])]
         }
         let axis = normalized(def.localAxisA)
         let jr = JointRecord(
             kind: def.kind, bodyA: Int32(ia), bodyB: Int32(ib),
-            localA: def.localAnchorA - bodies.centerOf(ia), localB: localB,
+            localA: def.localAnchorA - bodies.localCenter[ia], localB: localB,
             length: def.length, minLength: def.minLength, maxLength: def.maxLength,
             hertz: def.hertz, dampingRatio: def.dampingRatio, enableLimit: def.enableLimit,
             lower: def.lowerLimit, upper: def.upperLimit, maxFrictionTorque: def.maxFrictionTorque,
@@ -86,7 +86,7 @@ extension World {
     /// The joints attached to body `i` (indices), in the order they were attached.
     func jointsAttached(to i: Int) -> [Int32] {
         var list: [Int32] = []
-        var e = bodies.jointHeadOf(i)
+        var e = bodies.jointHead[i]
         while e >= 0 {
             list.append(e >> 1)
             e = jointEdgeNext[Int(e)]
@@ -97,16 +97,16 @@ extension World {
     /// Links a joint edge at the end of body `i`'s list.
     func attachEdge(_ edge: Int32, to i: Int) {
         jointEdgeNext[Int(edge)] = -1
-        var e = bodies.jointHeadOf(i)
-        if e < 0 { bodies.setJointHead(i, edge); return }
+        var e = bodies.jointHead[i]
+        if e < 0 { bodies.jointHead.set(i, edge, ids: bodies.idCapacity); return }
         while jointEdgeNext[Int(e)] >= 0 { e = jointEdgeNext[Int(e)] }
         jointEdgeNext[Int(e)] = edge
     }
 
     /// Unlinks a joint edge from body `i`'s list.
     func detachEdge(_ edge: Int32, from i: Int) {
-        var e = bodies.jointHeadOf(i)
-        if e == edge { bodies.setJointHead(i, jointEdgeNext[Int(edge)]); return }
+        var e = bodies.jointHead[i]
+        if e == edge { bodies.jointHead.set(i, jointEdgeNext[Int(edge)], ids: bodies.idCapacity); return }
         while e >= 0 {
             let next = jointEdgeNext[Int(e)]
             if next == edge { jointEdgeNext[Int(e)] = jointEdgeNext[Int(edge)]; return }

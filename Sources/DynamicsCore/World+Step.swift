@@ -78,25 +78,22 @@ extension World {
     func releaseUnusedScratch() {
         if bodies.awakeCount == 0 && awakeJoints.isEmpty { releaseScratchAtRest(); return }
         @inline(__always) func spare(_ n: Int) -> Int { n + n / 8 }
-        @inline(__always) func oversized<T>(_ a: [T], need: Int, floor: Int) -> Bool {
-            a.capacity > floor && a.capacity > 2 * spare(need)
-        }
-        @inline(__always) func oversized<T>(_ a: StepTable<T>, need: Int, floor: Int) -> Bool {
-            a.capacity > floor && a.capacity > 2 * spare(need)
+        @inline(__always) func oversized(_ capacity: Int, need: Int, floor: Int) -> Bool {
+            capacity > floor && capacity > 2 * spare(need)
         }
         let used = contacts.count, pairCount = pairs.count
         // The contacts are live: copied into a table sized as the narrowphase sizes them.
-        if oversized(contacts, need: Swift.max(used, pairCount), floor: 4096) {
+        if oversized(contacts.capacity, need: Swift.max(used, pairCount), floor: 4096) {
             var fresh: [Contact] = []
             fresh.reserveCapacity(spare(Swift.max(used, pairCount)))
             fresh.append(contentsOf: contacts)
             contacts = fresh
         }
-        if oversized(newContacts, need: pairCount, floor: 4096) { newContacts = [] }
+        if oversized(newContacts.capacity, need: pairCount, floor: 4096) { newContacts = [] }
         // These two also hold the broadphase's scratch (`StepTable.borrowBytes`).
-        if oversized(constraints, need: Swift.max(used, broadphaseBorrowed.constraints), floor: 4096) { constraints.release() }
-        if oversized(wideContacts, need: Swift.max(used / 4 + 64, broadphaseBorrowed.wide), floor: 1024) { wideContacts.release() }
-        if oversized(cellEntries, need: cellEntries.count, floor: 4096) { cellEntries = [] }
+        if oversized(constraints.capacity, need: Swift.max(used, broadphaseBorrowed.constraints), floor: 4096) { constraints.release() }
+        if oversized(wideContacts.capacity, need: Swift.max(used / 4 + 64, broadphaseBorrowed.wide), floor: 1024) { wideContacts.release() }
+        if oversized(cellEntries.capacity, need: cellEntries.count, floor: 4096) { cellEntries = [] }
         if contactColoured.capacity > 4096 && used * 4 < contactColoured.capacity { contactColoured = [] }
         if contactSorted.count > 4096 && used * 4 < contactSorted.count { contactSorted = [] }
         if contactBodyColours.count > 4096 && used * 8 < contactBodyColours.count { contactBodyColours = [] }
@@ -166,38 +163,33 @@ extension World {
         if fieldsActive { prepareFieldColumns(count: n) }
         withLinearTerms(count: n) { a4, a1, d in
             let v = floats(vel)
-            var k = 0
-            if let d {
+            @inline(__always) func run<D: LinearDamping>(_ d: D) {
+                var k = 0
                 while k + 4 <= 2 * n {
-                    store4((load4(v, k) + h * a4(k)) * spread(d, k >> 1), v, k)
+                    store4(d.apply(load4(v, k) + h * a4(k), d.factor4(k)), v, k)
                     k += 4
                 }
                 while k < 2 * n {
-                    v[k] = (v[k] + h * a1(k)) * d[k >> 1]
-                    k += 1
-                }
-            } else {
-                while k + 4 <= 2 * n {
-                    store4(load4(v, k) + h * a4(k), v, k)
-                    k += 4
-                }
-                while k < 2 * n {
-                    v[k] = v[k] + h * a1(k)
+                    v[k] = d.apply(v[k] + h * a1(k), d.factor1(k))
                     k += 1
                 }
             }
+            if let d { run(DampingColumn(factors: d)) } else { run(NoDamping()) }
         }
         // Torque and angular damping where their columns are present (a zero term and a factor of 1 left out).
         let invI = bodies.invInertia.base
+        let angDamp = bodies.angularDampingFactor.base
         if let tA = bodies.torqueA.base, let tB = bodies.torqueB.base {
-            let angDamp = bodies.angularDampingFactor.base
-            for s in 0..<n {
+            @inline(__always) func torqued(_ s: Int) -> Float {
                 let q = rot[s]
-                let torque = q.c * tA[s] - q.s * tB[s]
-                let w = angVel[s] + h * invI[s] * torque
-                angVel[s] = angDamp.map { w * $0[s] } ?? w
+                return angVel[s] + h * invI[s] * (q.c * tA[s] - q.s * tB[s])
             }
-        } else if let angDamp = bodies.angularDampingFactor.base {
+            if let angDamp {
+                for s in 0..<n { angVel[s] = torqued(s) * angDamp[s] }
+            } else {
+                for s in 0..<n { angVel[s] = torqued(s) }
+            }
+        } else if let angDamp {
             for s in 0..<n { angVel[s] = angVel[s] * angDamp[s] }
         }
         // A velocity field sets the velocity outright, whatever else pushes.
@@ -257,16 +249,15 @@ extension World {
         // Four floats (two bodies) per SSE register; the substeps run on registers. Elementwise IEEE operations in
         // the same order as the scalar path, so the results are the same to the bit.
         withLinearTerms(count: n) { a4, a1, d in
-            let count = 2 * n
-            var k = 0
-            if let d {
+            @inline(__always) func run<D: LinearDamping>(_ d: D) {
+                let count = 2 * n
+                var k = 0
                 while k + 4 <= count {
-                    let a = a4(k)
-                    let dk = spread(d, k >> 1)
+                    let a = a4(k), dk = d.factor4(k)
                     var vk = load4(v, k)
                     var xk = load4(x, k)
                     for _ in 0..<substeps {
-                        vk = (vk + h * a) * dk
+                        vk = d.apply(vk + h * a, dk)
                         xk += h * vk
                     }
                     store4(vk, v, k)
@@ -274,34 +265,10 @@ extension World {
                     k += 4
                 }
                 while k < count {
-                    let a = a1(k), dk = d[k >> 1]
+                    let a = a1(k), dk = d.factor1(k)
                     var vk = v[k], xk = x[k]
                     for _ in 0..<substeps {
-                        vk = (vk + h * a) * dk
-                        xk += h * vk
-                    }
-                    v[k] = vk
-                    x[k] = xk
-                    k += 1
-                }
-            } else {
-                while k + 4 <= count {
-                    let a = a4(k)
-                    var vk = load4(v, k)
-                    var xk = load4(x, k)
-                    for _ in 0..<substeps {
-                        vk = vk + h * a
-                        xk += h * vk
-                    }
-                    store4(vk, v, k)
-                    store4(xk, x, k)
-                    k += 4
-                }
-                while k < count {
-                    let a = a1(k)
-                    var vk = v[k], xk = x[k]
-                    for _ in 0..<substeps {
-                        vk = vk + h * a
+                        vk = d.apply(vk + h * a, dk)
                         xk += h * vk
                     }
                     v[k] = vk
@@ -309,6 +276,7 @@ extension World {
                     k += 1
                 }
             }
+            if let d { run(DampingColumn(factors: d)) } else { run(NoDamping()) }
         }
         let angVel = bodies.angularVelocity.base
         if let tA = bodies.torqueA.base, let tB = bodies.torqueB.base {
@@ -346,6 +314,33 @@ extension World {
 
 @inline(__always) func store4(_ value: SIMD4<Float>, _ p: UnsafeMutablePointer<Float>, _ k: Int) {
     UnsafeMutableRawPointer(p + k).storeBytes(of: value, as: SIMD4<Float>.self)
+}
+
+/// The linear damping of the integrators over velocity components (k: a component of the 2n floats, two per
+/// body): a factor per body, or none, in which case the multiplication is left out (not done by 1).
+protocol LinearDamping {
+    /// The factors of the four components from k (two bodies), and of component k.
+    func factor4(_ k: Int) -> SIMD4<Float>
+    func factor1(_ k: Int) -> Float
+    func apply(_ v: SIMD4<Float>, _ factor: SIMD4<Float>) -> SIMD4<Float>
+    func apply(_ v: Float, _ factor: Float) -> Float
+}
+
+/// Per-body damping factors (`BodyStore.linearDampingFactor`).
+struct DampingColumn: LinearDamping {
+    let factors: UnsafeMutablePointer<Float>
+    @inline(__always) func factor4(_ k: Int) -> SIMD4<Float> { spread(factors, k >> 1) }
+    @inline(__always) func factor1(_ k: Int) -> Float { factors[k >> 1] }
+    @inline(__always) func apply(_ v: SIMD4<Float>, _ factor: SIMD4<Float>) -> SIMD4<Float> { v * factor }
+    @inline(__always) func apply(_ v: Float, _ factor: Float) -> Float { v * factor }
+}
+
+/// No body is damped: the column is not present.
+struct NoDamping: LinearDamping {
+    @inline(__always) func factor4(_ k: Int) -> SIMD4<Float> { .zero }
+    @inline(__always) func factor1(_ k: Int) -> Float { 0 }
+    @inline(__always) func apply(_ v: SIMD4<Float>, _ factor: SIMD4<Float>) -> SIMD4<Float> { v }
+    @inline(__always) func apply(_ v: Float, _ factor: Float) -> Float { v }
 }
 
 /// A column of (x, y) pairs as 2n floats (Vec2 is two Floats, stride 8).

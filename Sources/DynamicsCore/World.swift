@@ -315,36 +315,30 @@ public final class World {
             id = Int32(bodies.idCapacity)
             bodies.slot.append(-1); bodies.generation.append(0)
             bodies.flags.append(0); bodies.shapeStart.append(0); bodies.shapeCount.append(0)
-            if !bodies.localCenter.isEmpty { bodies.localCenter.append(.zero) }
-            bodies.mass.append(0); bodies.inertia.append(0)
-            bodies.material.append(-1)
-            if !bodies.charge.isEmpty { bodies.charge.append(0) }
-            if bodies.linearDampingFactor.isPresent { bodies.linearDamping.append(0) }
-            if bodies.angularDampingFactor.isPresent { bodies.angularDamping.append(0) }
+            bodies.localCenter.appendID(); bodies.mass.append(0); bodies.inertia.append(0)
+            bodies.material.append(-1); bodies.charge.appendID()
+            bodies.linearDamping.appendID(); bodies.angularDamping.appendID()
             bodies.collisionClass.append(0); bodies.userTag.append(-1); bodies.sleepingIsland.append(-1)
-            if !bodies.jointHead.isEmpty { bodies.jointHead.append(-1) }
+            bodies.jointHead.appendID()
         }
         let i = Int(id)
         bodies.generation[i] &+= 1
         bodies.setType(i, def.type)
         bodies.setAllowsRotation(i, def.allowsRotation)
         bodies.setMaterial(i, restitution: def.restitution, friction: def.friction)
-        bodies.setCharge(i, def.charge)
-        if def.linearDamping != 0 { makeLinearDampingPresent() }
-        if bodies.linearDampingFactor.isPresent { bodies.linearDamping[i] = def.linearDamping }
-        if def.angularDamping != 0 { bodies.materialiseAngularDamping() }
-        if bodies.angularDampingFactor.isPresent { bodies.angularDamping[i] = def.angularDamping }
+        bodies.charge.set(i, def.charge, ids: bodies.idCapacity)
+        setDampingRates(i, linear: def.linearDamping, angular: def.angularDamping)
         bodies.collisionClass[i] = UInt16(def.collisionClass)
         bodies.userTag[i] = def.userTag
         bodies.sleepingIsland[i] = -1
         bodies.setBinned(i, false)
-        if !bodies.jointHead.isEmpty { bodies.jointHead[i] = -1 }
+        bodies.jointHead.set(i, -1, ids: bodies.idCapacity)
 
         let s = bodies.appendSlot(id: id)
         setShapesUnchecked(id: i, slot: s, shapes: def.shapes)
         let q = Rot(angle: def.angle)
         bodies.rotation[s] = q
-        bodies.position[s] = def.position + q.rotate(bodies.centerOf(i))
+        bodies.position[s] = def.position + q.rotate(bodies.localCenter[i])
         bodies.gravity[s] = def.gravity
         if def.gravity != .zero { gravityInUse = true }
         updateDampingFactors(slot: s, id: i)
@@ -422,7 +416,7 @@ public final class World {
                                           vertexCount: Int32(p.vertices.count), radius: 0, p0: .zero, p1: .zero))
             }
         }
-        bodies.setCenter(i, com)
+        bodies.localCenter.set(i, com, ids: bodies.idCapacity)
         bodies.mass[i] = totalMass
         bodies.inertia[i] = inertia
         bodies.extent[s] = ext
@@ -554,7 +548,7 @@ public final class World {
     /// The body origin (the item's center), points.
     public func origin(of id: BodyID) -> Vec2 {
         let i = checkedIndex(id), s = Int(bodies.slot[i])
-        return bodies.position[s] - bodies.rotation[s].rotate(bodies.centerOf(i))
+        return bodies.position[s] - bodies.rotation[s].rotate(bodies.localCenter[i])
     }
     /// The center of mass, points.
     public func centerOfMass(of id: BodyID) -> Vec2 { bodies.position[Int(bodies.slot[checkedIndex(id)])] }
@@ -565,7 +559,7 @@ public final class World {
     public func angularVelocity(of id: BodyID) -> Float { bodies.angularVelocity[Int(bodies.slot[checkedIndex(id)])] }
     public func mass(of id: BodyID) -> Float { bodies.mass[checkedIndex(id)] }
     public func inertia(of id: BodyID) -> Float { bodies.inertia[checkedIndex(id)] }
-    public func charge(of id: BodyID) -> Float { bodies.chargeOf(checkedIndex(id)) }
+    public func charge(of id: BodyID) -> Float { bodies.charge[checkedIndex(id)] }
     public func isAwake(_ id: BodyID) -> Bool { Int(bodies.slot[checkedIndex(id)]) < bodies.awakeCount }
     public func userTag(of id: BodyID) -> Int32 { bodies.userTag[checkedIndex(id)] }
     public func type(of id: BodyID) -> BodyType { bodies.type(checkedIndex(id)) }
@@ -579,7 +573,7 @@ public final class World {
         let q = Rot(angle: angle)
         bodies.slotVersion &+= 1
         bodies.rotation[s] = q
-        bodies.position[s] = origin + q.rotate(bodies.centerOf(i))
+        bodies.position[s] = origin + q.rotate(bodies.localCenter[i])
         if bodies.isBinned(i) { unbin(id: i); bin(id: i) }
         if bodies.type(i) == .static { wakeIslandsTouching(body: Int32(i)) }
     }
@@ -607,7 +601,7 @@ public final class World {
         guard bodies.type(i) == .dynamic else { return }
         wakeBody(i)
         let s = Int(bodies.slot[i])
-        let r = bodies.rotation[s].rotate(offset - bodies.centerOf(i))
+        let r = bodies.rotation[s].rotate(offset - bodies.localCenter[i])
         bodies.velocity[s] += bodies.invMass[s] * impulse
         bodies.angularVelocity[s] += bodies.invInertia[s] * cross(r, impulse)
     }
@@ -639,7 +633,7 @@ public final class World {
     }
 
     /// The local center of mass relative to the body origin.
-    public func localCenter(of id: BodyID) -> Vec2 { bodies.centerOf(checkedIndex(id)) }
+    public func localCenter(of id: BodyID) -> Vec2 { bodies.localCenter[checkedIndex(id)] }
 
     /// Sets material and damping; wakes the body when anything changes.
     public func setMaterial(_ id: BodyID, restitution: Float, friction: Float, linearDamping: Float,
@@ -651,15 +645,12 @@ public final class World {
         try requireFinite(charge, "\(id) charge")
         let i = checkedIndex(id)
         if bodies.restitution(i) == restitution && bodies.friction(i) == friction
-            && bodies.linearDampingRate(i) == linearDamping && bodies.angularDampingRate(i) == angularDamping
-            && bodies.chargeOf(i) == charge { return }
+            && bodies.linearDamping[i] == linearDamping && bodies.angularDamping[i] == angularDamping
+            && bodies.charge[i] == charge { return }
         wakeBody(i)
         bodies.setMaterial(i, restitution: restitution, friction: friction)
-        bodies.setCharge(i, charge)
-        if linearDamping != 0 { makeLinearDampingPresent() }
-        if angularDamping != 0 { bodies.materialiseAngularDamping() }
-        if bodies.linearDampingFactor.isPresent { bodies.linearDamping[i] = linearDamping }
-        if bodies.angularDampingFactor.isPresent { bodies.angularDamping[i] = angularDamping }
+        bodies.charge.set(i, charge, ids: bodies.idCapacity)
+        setDampingRates(i, linear: linearDamping, angular: angularDamping)
         updateDampingFactors(slot: Int(bodies.slot[i]), id: i)
     }
 
@@ -675,11 +666,16 @@ public final class World {
         return (d, power, h * sum, h * h * sumOfSums)
     }
 
-    /// Gives the linear damping columns buffers, with every body's terms (see `LazyColumn`).
-    func makeLinearDampingPresent() {
-        guard !bodies.linearDampingFactor.isPresent else { return }
-        bodies.materialiseLinearDamping()
-        updateAllDampingFactors()
+    /// Sets body i's damping rates. The first body with a rate other than 0 gives the damping columns their
+    /// buffers (see `LazyColumn`), with every body's linear terms; the caller then sets body i's terms.
+    func setDampingRates(_ i: Int, linear: Float, angular: Float) {
+        bodies.linearDamping.set(i, linear, ids: bodies.idCapacity)
+        bodies.angularDamping.set(i, angular, ids: bodies.idCapacity)
+        if linear != 0 && !bodies.linearDampingFactor.isPresent {
+            bodies.materialiseLinearDamping()
+            updateAllDampingFactors()
+        }
+        if angular != 0 { bodies.materialiseAngularDamping() }
     }
 
     var dampingStep: (h: Float, n: Int) {
@@ -747,7 +743,7 @@ public final class World {
         if wasBinned { unbin(id: i) }
         removeContacts(ofBody: Int32(i))
         setShapesUnchecked(id: i, slot: s, shapes: defs)
-        bodies.position[s] = o + bodies.rotation[s].rotate(bodies.centerOf(i))
+        bodies.position[s] = o + bodies.rotation[s].rotate(bodies.localCenter[i])
         if wasBinned { bin(id: i) }
     }
 

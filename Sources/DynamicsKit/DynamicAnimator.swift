@@ -354,7 +354,7 @@ open class DynamicAnimator {
     public var itemCount: Int { compileIfNeeded(); return tagOf.count }
 }
 
-/// An item joined to the world: 48 bytes, in `records` at the body's user tag.
+/// An item joined to the world: 40 bytes, in `records` at the body's user tag.
 ///
 /// The engine keeps every per-body value the animator sends (gravity, constant force, class, type, material) and
 /// ignores a value equal to the one it holds, so the record keeps only what the world cannot answer: the item,

@@ -96,7 +96,7 @@ extension World {
                     }
                     let inv: Float = dist > 0 ? 1 / dist : 0
                     let dir = inv * rel
-                    let m = mass[i], q = charges.isEmpty ? 0 : charges[i], v = vel[s]
+                    let m = mass[i], q = charges[i], v = vel[s]
                     var F = Vec2.zero // UIKit newtons
                     // Mass-proportional kinds add an acceleration (points/s²): 100 · F / m. The arithmetic matches
                     // `applyFieldOverAwakeRange` to the bit, so results do not depend on which path ran.
