@@ -37,6 +37,20 @@ struct ContactConstraint {
     var p1 = ConstraintPoint()
 }
 
+/// Adds the normal impulse `impulse` to point `p`, clamped so the point's total never pulls, and applies the change
+/// to both bodies.
+@inline(__always)
+func applyNormal(_ impulse: Float, _ p: inout ConstraintPoint, normal n: Vec2, _ mA: Float, _ iA: Float, _ mB: Float,
+                 _ iB: Float, _ vA: inout Vec2, _ wA: inout Float, _ vB: inout Vec2, _ wB: inout Float) {
+    let newImpulse = Swift.max(p.normalImpulse + impulse, 0)
+    let applied = newImpulse - p.normalImpulse
+    p.normalImpulse = newImpulse
+    p.maxNormalImpulse = Swift.max(p.maxNormalImpulse, applied)
+    let P = applied * n
+    vA -= mA * P; wA -= iA * cross(p.rA, P)
+    vB += mB * P; wB += iB * cross(p.rB, P)
+}
+
 /// Applies the normal impulse increments `x1`, `x2` of a two-point block solve to its points and bodies.
 @inline(__always)
 func applyNormalPair(_ x1: Float, _ x2: Float, _ p1: inout ConstraintPoint, _ p2: inout ConstraintPoint, normal n: Vec2,
@@ -53,17 +67,26 @@ func applyNormalPair(_ x1: Float, _ x2: Float, _ p1: inout ConstraintPoint, _ p2
 extension World {
     /// Builds the constraints of all active contacts. Bodies outside the awake range (static) get zero inverse
     /// mass; their slots are still used so the loops need no branch (their velocity stays zero).
+    ///
+    /// With `wideContactMinimum` contacts or more, and a colouring in 64 colours, they are built straight into the
+    /// wide batches (`buildWideContacts`) and `constraints` stays empty; otherwise they are built here, one scalar
+    /// constraint per contact.
     func prepareContacts(h: Float) {
         constraints.removeAll(keepingCapacity: true)
+        wideContacts.removeAll(keepingCapacity: true)
+        // The soft step stays calm up to a quarter of the substep rate, for contacts with a static side too.
+        let cap = 0.25 / h
+        let contactSoft = Softness(hertz: Swift.min(settings.contactHertz, cap), zeta: settings.contactDampingRatio, h: h)
+        let staticSoft = Softness(hertz: Swift.min(2 * settings.contactHertz, cap), zeta: settings.contactDampingRatio, h: h)
+        if contacts.count >= wideContactMinimum && colourContacts() {
+            buildWideContacts(contactSoft: contactSoft, staticSoft: staticSoft)
+            return
+        }
         // One constraint per contact: sized for them at once, with an eighth to spare (not doubled by appending).
         if constraints.capacity < contacts.count { constraints.reserveCapacity(contacts.count + contacts.count / 8) }
         let pos = bodies.position.base, invMass = bodies.invMass.base, invI = bodies.invInertia.base
         let rot = bodies.rotation.base
         let awake = bodies.awakeCount
-        // The soft step stays calm up to a quarter of the substep rate, for contacts with a static side too.
-        let cap = 0.25 / h
-        let contactSoft = Softness(hertz: Swift.min(settings.contactHertz, cap), zeta: settings.contactDampingRatio, h: h)
-        let staticSoft = Softness(hertz: Swift.min(2 * settings.contactHertz, cap), zeta: settings.contactDampingRatio, h: h)
         for c in contacts {
             let sa = Int(bodies.slot[Int(c.bodyA)]), sb = Int(bodies.slot[Int(c.bodyB)])
             let mA = sa < awake ? invMass[sa] : 0, iA = sa < awake ? invI[sa] : 0
@@ -103,7 +126,6 @@ extension World {
             }
             constraints.append(cc)
         }
-        buildWideContacts()
     }
 
     func warmStartContacts() {
@@ -157,14 +179,8 @@ extension World {
                     }
                     let dv = (vB + cross(wB, cp.rB)) - (vA + cross(wA, cp.rA))
                     let vn = dot(dv, n)
-                    var impulse = -cp.normalMass * massScale * (vn + bias) - impulseScale * cp.normalImpulse
-                    let newImpulse = Swift.max(cp.normalImpulse + impulse, 0)
-                    impulse = newImpulse - cp.normalImpulse
-                    cp.normalImpulse = newImpulse
-                    cp.maxNormalImpulse = Swift.max(cp.maxNormalImpulse, impulse)
-                    let P = impulse * n
-                    vA -= mA * P; wA -= iA * cross(cp.rA, P)
-                    vB += mB * P; wB += iB * cross(cp.rB, P)
+                    let impulse = -cp.normalMass * massScale * (vn + bias) - impulseScale * cp.normalImpulse
+                    applyNormal(impulse, &cp, normal: n, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
                 }
                 @inline(__always) func frictionPart(_ cp: inout ConstraintPoint, _ friction: Float) {
                     let dv = (vB + cross(wB, cp.rB)) - (vA + cross(wA, cp.rA))
@@ -217,55 +233,56 @@ extension World {
         }
     }
 
+    /// Restitution on the scalar path, in contact order (`applyWideRestitution` on the wide one).
     func applyRestitution() {
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
         let threshold = settings.restitutionThreshold
         constraints.withUnsafeMutableBufferPointer { cs in
-            guard let base = cs.baseAddress else { return }
             for ci in 0..<cs.count where cs[ci].restitution > 0 {
-                let c = base + ci
-                let sa = Int(c.pointee.slotA), sb = Int(c.pointee.slotB)
-                var vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
-                let n = c.pointee.normal, e = c.pointee.restitution
-                let mA = c.pointee.mA, iA = c.pointee.iA, mB = c.pointee.mB, iB = c.pointee.iB
-                @inline(__always) func bounce(_ cp: inout ConstraintPoint) {
-                    if cp.relativeVelocity > -threshold || cp.maxNormalImpulse == 0 { return }
-                    let dv = (vB + cross(wB, cp.rB)) - (vA + cross(wA, cp.rA))
-                    let vn = dot(dv, n)
-                    var impulse = -cp.normalMass * (vn + e * cp.relativeVelocity)
-                    let newImpulse = Swift.max(cp.normalImpulse + impulse, 0)
-                    impulse = newImpulse - cp.normalImpulse
-                    cp.normalImpulse = newImpulse
-                    cp.maxNormalImpulse = Swift.max(cp.maxNormalImpulse, impulse)
-                    let P = impulse * n
-                    vA -= mA * P; wA -= iA * cross(cp.rA, P)
-                    vB += mB * P; wB += iB * cross(cp.rB, P)
-                }
-                // Two points bouncing together are solved as one 2×2 block, so a flat landing bounces flat; one
-                // point after the other would turn part of the bounce into spin.
-                if c.pointee.pointCount == 2 && blockBounce(&c.pointee.p0, &c.pointee.p1) { } else {
-                    bounce(&c.pointee.p0)
-                    if c.pointee.pointCount == 2 { bounce(&c.pointee.p1) }
-                }
-                @inline(__always) func blockBounce(_ p1: inout ConstraintPoint, _ p2: inout ConstraintPoint) -> Bool {
-                    guard p1.relativeVelocity <= -threshold, p2.relativeVelocity <= -threshold,
-                          p1.maxNormalImpulse > 0, p2.maxNormalImpulse > 0 else { return false }
-                    // The normal-mass matrix from `prepareContacts`; ill-conditioned ones (invDet 0) go sequential.
-                    let k11 = c.pointee.k11, k12 = c.pointee.k12, k22 = c.pointee.k22, invDet = c.pointee.invDet
-                    guard invDet != 0 else { return false }
-                    let vn1 = dot((vB + cross(wB, p1.rB)) - (vA + cross(wA, p1.rA)), n)
-                    let vn2 = dot((vB + cross(wB, p2.rB)) - (vA + cross(wA, p2.rA)), n)
-                    let b1 = -(vn1 + e * p1.relativeVelocity), b2 = -(vn2 + e * p2.relativeVelocity)
-                    let d1 = (k22 * b1 - k12 * b2) * invDet, d2 = (k11 * b2 - k12 * b1) * invDet
-                    let n1 = p1.normalImpulse + d1, n2 = p2.normalImpulse + d2
-                    guard n1 >= 0, n2 >= 0 else { return false }
-                    applyNormalPair(d1, d2, &p1, &p2, normal: n, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
-                    p1.normalImpulse = n1; p2.normalImpulse = n2
-                    return true
-                }
-                vel[sa] = vA; angVel[sa] = wA; vel[sb] = vB; angVel[sb] = wB
+                restitute(&cs[ci], vel: vel, angVel: angVel, threshold: threshold)
             }
         }
+    }
+
+    /// Once after the substeps: the points of `c` that approached faster than `threshold` and pushed get the
+    /// velocity the restitution asks for along the normal (never pulling).
+    @inline(__always)
+    func restitute(_ c: inout ContactConstraint, vel: UnsafeMutablePointer<Vec2>, angVel: UnsafeMutablePointer<Float>,
+                   threshold: Float) {
+        let sa = Int(c.slotA), sb = Int(c.slotB)
+        var vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
+        let n = c.normal, e = c.restitution
+        let mA = c.mA, iA = c.iA, mB = c.mB, iB = c.iB
+        @inline(__always) func bounce(_ cp: inout ConstraintPoint) {
+            if cp.relativeVelocity > -threshold || cp.maxNormalImpulse == 0 { return }
+            let dv = (vB + cross(wB, cp.rB)) - (vA + cross(wA, cp.rA))
+            let vn = dot(dv, n)
+            let impulse = -cp.normalMass * (vn + e * cp.relativeVelocity)
+            applyNormal(impulse, &cp, normal: n, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
+        }
+        // Two points bouncing together are solved as one 2×2 block, so a flat landing bounces flat; one point
+        // after the other would turn part of the bounce into spin.
+        @inline(__always) func blockBounce(_ p1: inout ConstraintPoint, _ p2: inout ConstraintPoint) -> Bool {
+            guard p1.relativeVelocity <= -threshold, p2.relativeVelocity <= -threshold,
+                  p1.maxNormalImpulse > 0, p2.maxNormalImpulse > 0 else { return false }
+            // The normal-mass matrix from `prepareContacts`; ill-conditioned ones (invDet 0) go sequential.
+            let k11 = c.k11, k12 = c.k12, k22 = c.k22, invDet = c.invDet
+            guard invDet != 0 else { return false }
+            let vn1 = dot((vB + cross(wB, p1.rB)) - (vA + cross(wA, p1.rA)), n)
+            let vn2 = dot((vB + cross(wB, p2.rB)) - (vA + cross(wA, p2.rA)), n)
+            let b1 = -(vn1 + e * p1.relativeVelocity), b2 = -(vn2 + e * p2.relativeVelocity)
+            let d1 = (k22 * b1 - k12 * b2) * invDet, d2 = (k11 * b2 - k12 * b1) * invDet
+            let n1 = p1.normalImpulse + d1, n2 = p2.normalImpulse + d2
+            guard n1 >= 0, n2 >= 0 else { return false }
+            applyNormalPair(d1, d2, &p1, &p2, normal: n, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
+            p1.normalImpulse = n1; p2.normalImpulse = n2
+            return true
+        }
+        if c.pointCount == 2 && blockBounce(&c.p0, &c.p1) { } else {
+            bounce(&c.p0)
+            if c.pointCount == 2 { bounce(&c.p1) }
+        }
+        vel[sa] = vA; angVel[sa] = wA; vel[sb] = vB; angVel[sb] = wB
     }
 
     /// Copies accumulated impulses back into the persistent contacts for the next step's warm start.

@@ -1,17 +1,19 @@
 // Contact constraints, four at a time.
 //
-// After `prepareContacts` has built this step's constraints, they are coloured so that no two of one colour share
-// an awake body (static bodies do not count: nothing is written to them), and each colour is cut into batches of
-// four whose constraints are solved in the four lanes of SSE2 vectors. The colouring is a greedy pass in contact
-// order (contacts are sorted by key), so it is deterministic. When some contact finds no free colour among 64, or
-// there are few contacts, the step takes the scalar path of ContactSolver.swift instead.
+// With enough contacts (`wideContactMinimum`), `prepareContacts` colours them so that no two of one colour share an
+// awake body (static bodies do not count: nothing is written to them), cuts each colour into batches of four and
+// builds the constraints straight into those batches: four contacts are gathered into vectors and their masses,
+// anchors and separations computed on four lanes at once, with the scalar path's arithmetic lane for lane. No
+// scalar constraint is built. The colouring is a greedy pass in contact order (contacts are sorted by key), so it
+// is deterministic. When some contact finds no free colour among 64, or there are few contacts, the step takes the
+// scalar path of ContactSolver.swift instead.
 //
-// The arithmetic is the scalar solver's lane for lane: soft normal impulses with speculative separation, the 2×2
-// block for two-point manifolds where it pushes at both points (otherwise point by point), then Coulomb friction.
-// Both the block and the point-by-point results are computed for every lane and one is selected per lane, so
-// there is no branch. Only the order of the constraints within a pass differs (colour by colour), as in any
-// coloured Gauss–Seidel solver. Restitution, which few contacts need, stays scalar: the impulses are copied back
-// into the constraints after the last substep.
+// The solve is the scalar solver's lane for lane: soft normal impulses with speculative separation, the 2×2 block
+// for two-point manifolds where it pushes at both points (otherwise point by point), then Coulomb friction. Both
+// the block and the point-by-point results are computed for every lane and one is selected per lane, so there is
+// no branch. Only the order of the constraints within a pass differs (colour by colour), as in any coloured
+// Gauss–Seidel solver. Restitution, which few contacts need, runs after the last substep in contact order, as on
+// the scalar path: each bouncing contact is read out of its lane, solved by the scalar code and put back.
 //
 // The batches read and write a packed copy of their bodies' state, (vx, vy, ω, 0) and (x, y, cos, sin) per body,
 // as the wide joints do. Entry 0 is a zero entry for padding lanes; then one entry per body the contacts touch,
@@ -29,17 +31,145 @@ import DynamicsSIMD
 /// Four contact constraints of one colour, in SoA form (`dk_contact_batch`, DynamicsContacts.h).
 @usableFromInline typealias WideContactBatch = dk_contact_batch
 
+/// One batch's inputs: four lanes gathered from the contacts one by one into `Lane`s (`init(lanes:)`), then computed
+/// on four lanes at once into a batch (`batch`) with the arithmetic of the scalar `prepareContacts`, lane for lane.
+/// Padding lanes are zeros on the zero entry, without a constraint, and rigid.
+private struct ContactLanes {
+    typealias V = SIMD4<Float>
+    typealias M = SIMD4<Int32>
+
+    /// One point's inputs in one lane (zeros without the point).
+    struct LanePoint {
+        var rAx: Float = 0, rAy: Float = 0, rBx: Float = 0, rBy: Float = 0
+        var separation: Float = 0, normalImpulse: Float = 0, tangentImpulse: Float = 0
+
+        @inline(__always) init() {}
+
+        @inline(__always) init(_ mp: ManifoldPoint) {
+            rAx = mp.anchorA.x; rAy = mp.anchorA.y; rBx = mp.anchorB.x; rBy = mp.anchorB.y
+            separation = mp.separation; normalImpulse = mp.normalImpulse; tangentImpulse = mp.tangentImpulse
+        }
+    }
+
+    /// One lane's inputs, as scalars: written one lane at a time, read four lanes at a time.
+    struct Lane {
+        var constraint: Int32 = -1, entryA: Int32 = 0, entryB: Int32 = 0, two: Int32 = 0
+        var nx: Float = 0, ny: Float = 0, friction: Float = 0, mA: Float = 0, iA: Float = 0, mB: Float = 0, iB: Float = 0
+        /// pB − pA at the start of the step, and both rotations.
+        var d0x: Float = 0, d0y: Float = 0, cA: Float = 1, sA: Float = 0, cB: Float = 1, sB: Float = 0
+        var p0 = LanePoint(), p1 = LanePoint()
+
+        /// A padding lane.
+        @inline(__always) init() {}
+
+        /// Contact `c` (number `index`) between the bodies at `slotA` and `slotB`; static and sleeping sides (at or
+        /// past `awake`) keep zero inverse mass.
+        @inline(__always) init(_ c: UnsafePointer<Contact>, index: Int, slotA sa: Int, slotB sb: Int,
+                               entryA ea: Int32, entryB eb: Int32, awake: Int,
+                               pos: UnsafeMutablePointer<Vec2>, rot: UnsafeMutablePointer<Rot>,
+                               invMass: UnsafeMutablePointer<Float>, invI: UnsafeMutablePointer<Float>) {
+            constraint = Int32(index)
+            entryA = ea; entryB = eb
+            nx = c.pointee.manifold.normal.x; ny = c.pointee.manifold.normal.y
+            friction = c.pointee.friction
+            if sa < awake { mA = invMass[sa]; iA = invI[sa] }
+            if sb < awake { mB = invMass[sb]; iB = invI[sb] }
+            let d0 = pos[sb] - pos[sa], qA = rot[sa], qB = rot[sb]
+            d0x = d0.x; d0y = d0.y
+            cA = qA.c; sA = qA.s; cB = qB.c; sB = qB.s
+            p0 = LanePoint(c.pointee.manifold.points.0)
+            if c.pointee.manifold.pointCount == 2 {
+                two = -1
+                p1 = LanePoint(c.pointee.manifold.points.1)
+            }
+        }
+    }
+
+    /// One point's inputs in four lanes.
+    struct Point {
+        var rAx: V, rAy: V, rBx: V, rBy: V
+        var separation: V, normalImpulse: V, tangentImpulse: V
+    }
+
+    var constraint: M, entryA: M, entryB: M, two: M
+    var nx: V, ny: V, friction: V, mA: V, iA: V, mB: V, iB: V
+    var d0x: V, d0y: V, cA: V, sA: V, cB: V, sB: V
+    var p0: Point, p1: Point
+
+    /// The four lanes at `l`.
+    @inline(__always) init(lanes l: UnsafeMutablePointer<Lane>) {
+        @inline(__always) func v(_ f: (Lane) -> Float) -> V { V(f(l[0]), f(l[1]), f(l[2]), f(l[3])) }
+        @inline(__always) func i(_ f: (Lane) -> Int32) -> M { M(f(l[0]), f(l[1]), f(l[2]), f(l[3])) }
+        @inline(__always) func point(_ f: (Lane) -> LanePoint) -> Point {
+            Point(rAx: v { f($0).rAx }, rAy: v { f($0).rAy }, rBx: v { f($0).rBx }, rBy: v { f($0).rBy },
+                  separation: v { f($0).separation }, normalImpulse: v { f($0).normalImpulse },
+                  tangentImpulse: v { f($0).tangentImpulse })
+        }
+        constraint = i { $0.constraint }; entryA = i { $0.entryA }; entryB = i { $0.entryB }; two = i { $0.two }
+        nx = v { $0.nx }; ny = v { $0.ny }; friction = v { $0.friction }
+        mA = v { $0.mA }; iA = v { $0.iA }; mB = v { $0.mB }; iB = v { $0.iB }
+        d0x = v { $0.d0x }; d0y = v { $0.d0y }; cA = v { $0.cA }; sA = v { $0.sA }; cB = v { $0.cB }; sB = v { $0.sB }
+        p0 = point { $0.p0 }; p1 = point { $0.p1 }
+    }
+
+    /// A point's constraint values, kept where `mask` is set (zeros elsewhere); also cross(rA, n), cross(rB, n)
+    /// and the normal mass's inverse kN.
+    @inline(__always) func point(_ p: Point, _ mask: SIMDMask<M>) -> (WideContactPoint, rnA: V, rnB: V, kN: V) {
+        let rAx = p.rAx, rAy = p.rAy, rBx = p.rBx, rBy = p.rBy
+        let zero = V()
+        @inline(__always) func keep(_ x: V) -> V { x.replacing(with: 0, where: .!mask) }
+        // t = rightPerp(n) = (ny, −nx)
+        let tx = ny, ty = -nx
+        let rnA = rAx * ny - rAy * nx, rnB = rBx * ny - rBy * nx
+        let kN = mA + mB + iA * rnA * rnA + iB * rnB * rnB
+        let rtA = rAx * ty - rAy * tx, rtB = rBx * ty - rBy * tx
+        let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB
+        let point = WideContactPoint(
+            rAx: rAx, rAy: rAy, rBx: rBx, rBy: rBy,
+            // inverseRotate: (c·x + s·y, −s·x + c·y)
+            localAx: keep(cA * rAx + sA * rAy), localAy: keep(-sA * rAx + cA * rAy),
+            localBx: keep(cB * rBx + sB * rBy), localBy: keep(-sB * rBx + cB * rBy),
+            adjustedSeparation: keep(p.separation - (((d0x + rBx) - rAx) * nx + ((d0y + rBy) - rAy) * ny)),
+            normalImpulse: p.normalImpulse, tangentImpulse: p.tangentImpulse, maxNormalImpulse: zero,
+            normalMass: (1 / kN).replacing(with: zero, where: .!(kN .> zero) .| .!mask),
+            tangentMass: (1 / kT).replacing(with: zero, where: .!(kT .> zero) .| .!mask))
+        return (point, rnA, rnB, kN)
+    }
+
+    /// The batch of these lanes.
+    @inline(__always) func batch(contactSoft: Softness, staticSoft: Softness) -> WideContactBatch {
+        let live = constraint .>= 0, twoPoints = two .!= 0
+        let (wide0, rn1A, rn1B, k11) = point(p0, live)
+        let (wide1, rn2A, rn2B, k22) = point(p1, twoPoints)
+        let k12 = mA + mB + iA * rn1A * rn2A + iB * rn1B * rn2B
+        let det = k11 * k22 - k12 * k12
+        // Well conditioned only (Box2D's test): nearly coincident points are left to the sequential solve.
+        let invDet = (1 / det).replacing(with: 0, where: .!(k11 * k11 .< 1000 * det))
+        // Static stiffness where either side has no mass; padding lanes are rigid.
+        let isStatic = (mA .== 0) .| (mB .== 0)
+        @inline(__always) func soft(_ s: Float, _ forStatic: Float, rigid: Float) -> V {
+            V(repeating: s).replacing(with: forStatic, where: isStatic).replacing(with: rigid, where: .!live)
+        }
+        @inline(__always) func pair(_ x: V) -> V { x.replacing(with: 0, where: .!twoPoints) }
+        return WideContactBatch(
+            entryA: entryA, entryB: entryB, constraint: constraint, nx: nx, ny: ny, friction: friction,
+            mA: mA, iA: iA, mB: mB, iB: iB,
+            biasRate: soft(contactSoft.biasRate, staticSoft.biasRate, rigid: 0),
+            massScale: soft(contactSoft.massScale, staticSoft.massScale, rigid: 1),
+            impulseScale: soft(contactSoft.impulseScale, staticSoft.impulseScale, rigid: 0),
+            k11: pair(k11), k12: pair(k12), k22: pair(k22), invDet: pair(invDet),
+            p0: wide0, p1: wide1)
+    }
+}
+
 extension World {
-    /// Colours this step's constraints and builds `wideContacts` and the packed state's entries. Leaves
-    /// `wideContacts` empty (the scalar path) below `wideContactMinimum` constraints or when some constraint finds
-    /// no free colour.
-    func buildWideContacts() {
-        wideContacts.removeAll(keepingCapacity: true)
-        contactColoured.removeAll(keepingCapacity: true)
-        let count = constraints.count
-        guard count >= wideContactMinimum else { return }
+    /// Colours this step's contacts so that no two of one colour share an awake body, giving each body a packed
+    /// entry on its first contact: `contactColoured` holds colour << 32 | contact per contact and `contactBodies`
+    /// the entries' slots. Returns false (the entries cleared) when some contact finds no free colour among 64.
+    func colourContacts() -> Bool {
+        let count = contacts.count
         let awake = bodies.awakeCount, slots = bodies.count
-        // Colours in use per entry (awake bodies only): at most one entry per slot, and two per constraint.
+        // Colours in use per entry (awake bodies only): at most one entry per slot, and two per contact.
         let entryBound = Swift.min(2 * count, slots) + 1
         if contactBodyColours.count < entryBound {
             contactBodyColours.append(contentsOf: repeatElement(0, count: entryBound - contactBodyColours.count))
@@ -48,11 +178,14 @@ extension World {
             contactBodyEntry.append(contentsOf: repeatElement(-1, count: slots - contactBodyEntry.count))
         }
         if contactColourStart.count < 65 { contactColourStart = [Int](repeating: 0, count: 65) }
+        contactColoured.removeAll(keepingCapacity: true)
+        if contactColoured.capacity < count { contactColoured.reserveCapacity(count + count / 8) }
         // Entry 0 is the padding lanes' zero entry; the bodies' entries follow.
         contactBodies.removeAll(keepingCapacity: true)
         contactBodies.append(-1)
         var coloured = true
-        constraints.withUnsafeBufferPointer { cs in
+        let slot = bodies.slot
+        contacts.withUnsafeBufferPointer { cs in
             contactBodyColours.withUnsafeMutableBufferPointer { used in
             contactBodyEntry.withUnsafeMutableBufferPointer { entry in
             contactColourStart.withUnsafeMutableBufferPointer { start in
@@ -68,7 +201,7 @@ extension World {
                     return fresh
                 }
                 for k in 0..<count {
-                    let sa = cs[k].slotA, sb = cs[k].slotB
+                    let sa = slot[Int(cs[k].bodyA)], sb = slot[Int(cs[k].bodyB)]
                     let ea = enter(sa), eb = enter(sb)
                     var taken: UInt64 = 0
                     if Int(sa) < awake { taken |= used[ea] }
@@ -85,10 +218,15 @@ extension World {
             }
             }
         }
-        guard coloured else {
-            resetContactBodyEntries()
-            return
-        }
+        if !coloured { resetContactBodyEntries() }
+        return coloured
+    }
+
+    /// Builds this step's constraints straight into coloured batches of four (`wideContacts`) from the coloured
+    /// contacts (`colourContacts`), computing four lanes at once with the scalar `prepareContacts`'s arithmetic,
+    /// lane for lane. Afterwards `contactColoured[k]` holds contact k's place, batch << 2 | lane (restitution reads
+    /// the batches in contact order).
+    func buildWideContacts(contactSoft: Softness, staticSoft: Softness) {
         sortByColour(contactColoured, into: &contactSorted, colourStart: &contactColourStart)
         // `contactColourStart[c]` now holds the end of colour c.
         contactVelocity.reserve(contactBodies.count, count: 0)
@@ -96,77 +234,52 @@ extension World {
         contactVelocity.base[0] = .zero
         contactPose.base[0] = SIMD4(0, 0, 1, 0)
         wideContactPosesStale = true
-        typealias V = SIMD4<Float>
-        /// One lane's values; a padding lane is all zeros on the zero entry.
-        struct Lane {
-            var constraint: Int32 = -1, entryA: Int32 = 0, entryB: Int32 = 0
-            var c = ContactConstraint(slotA: 0, slotB: 0, normal: .zero, friction: 0, restitution: 0, mA: 0, iA: 0, mB: 0,
-                                      iB: 0, softness: .rigid, pointCount: 0)
+        // Sized for this step's batches at once (a quarter of each colour, rounded up), with an eighth to spare.
+        var batchCount = 0, colourStart = 0
+        for colour in 0..<64 {
+            let end = contactColourStart[colour]
+            batchCount += (end - colourStart + 3) / 4
+            colourStart = end
         }
-        constraints.withUnsafeBufferPointer { cs in
-            contactBodyEntry.withUnsafeBufferPointer { entry in
-                @inline(__always) func lane(_ k: Int, _ end: Int) -> Lane {
-                    var lane = Lane()
-                    guard k < end else { return lane }
-                    let ci = Int(contactSorted[k])
-                    lane.constraint = Int32(ci)
-                    lane.c = cs[ci]
-                    lane.entryA = entry[Int(lane.c.slotA)]
-                    lane.entryB = entry[Int(lane.c.slotB)]
-                    return lane
-                }
-                @inline(__always) func points(_ l: (Lane, Lane, Lane, Lane), second: Bool) -> WideContactPoint {
-                    func pick(_ l: Lane) -> ConstraintPoint {
-                        second ? (l.c.pointCount == 2 ? l.c.p1 : ConstraintPoint()) : l.c.p0
+        if wideContacts.capacity < batchCount { wideContacts.reserveCapacity(batchCount + batchCount / 8) }
+        wideContactColourEnds.removeAll(keepingCapacity: true)
+        let awake = bodies.awakeCount
+        let slot = bodies.slot
+        let pos = bodies.position.base, rot = bodies.rotation.base
+        let invMass = bodies.invMass.base, invI = bodies.invInertia.base
+        withUnsafeTemporaryAllocation(of: ContactLanes.Lane.self, capacity: 4) { lanesBuffer in
+        let lane = lanesBuffer.baseAddress!
+        contacts.withUnsafeBufferPointer { cs in
+        contactBodyEntry.withUnsafeBufferPointer { entry in
+        contactSorted.withUnsafeBufferPointer { sorted in
+        contactColoured.withUnsafeMutableBufferPointer { place in
+            var k = 0
+            for colour in 0..<64 {
+                let end = contactColourStart[colour]
+                while k < end {
+                    let lanes = Swift.min(4, end - k)
+                    let index = wideContacts.count
+                    for j in 0..<4 {
+                        guard j < lanes else { (lane + j).initialize(to: ContactLanes.Lane()); continue }
+                        let ci = Int(sorted[k + j])
+                        place[ci] = UInt64(index) << 2 | UInt64(j)
+                        let c = cs.baseAddress! + ci
+                        let sa = Int(slot[Int(c.pointee.bodyA)]), sb = Int(slot[Int(c.pointee.bodyB)])
+                        (lane + j).initialize(to: ContactLanes.Lane(
+                            c, index: ci, slotA: sa, slotB: sb, entryA: entry[sa], entryB: entry[sb], awake: awake,
+                            pos: pos, rot: rot, invMass: invMass, invI: invI))
                     }
-                    let a = pick(l.0), b = pick(l.1), c = pick(l.2), d = pick(l.3)
-                    return WideContactPoint(
-                        rAx: V(a.rA.x, b.rA.x, c.rA.x, d.rA.x), rAy: V(a.rA.y, b.rA.y, c.rA.y, d.rA.y),
-                        rBx: V(a.rB.x, b.rB.x, c.rB.x, d.rB.x), rBy: V(a.rB.y, b.rB.y, c.rB.y, d.rB.y),
-                        localAx: V(a.localA.x, b.localA.x, c.localA.x, d.localA.x),
-                        localAy: V(a.localA.y, b.localA.y, c.localA.y, d.localA.y),
-                        localBx: V(a.localB.x, b.localB.x, c.localB.x, d.localB.x),
-                        localBy: V(a.localB.y, b.localB.y, c.localB.y, d.localB.y),
-                        adjustedSeparation: V(a.adjustedSeparation, b.adjustedSeparation, c.adjustedSeparation, d.adjustedSeparation),
-                        normalImpulse: V(a.normalImpulse, b.normalImpulse, c.normalImpulse, d.normalImpulse),
-                        tangentImpulse: V(a.tangentImpulse, b.tangentImpulse, c.tangentImpulse, d.tangentImpulse),
-                        maxNormalImpulse: V(a.maxNormalImpulse, b.maxNormalImpulse, c.maxNormalImpulse, d.maxNormalImpulse),
-                        normalMass: V(a.normalMass, b.normalMass, c.normalMass, d.normalMass),
-                        tangentMass: V(a.tangentMass, b.tangentMass, c.tangentMass, d.tangentMass))
+                    k += lanes
+                    wideContacts.append(ContactLanes(lanes: lane).batch(contactSoft: contactSoft, staticSoft: staticSoft))
                 }
-                // Sized for this step's batches at once (a quarter of each colour, rounded up), with an eighth to spare.
-                var batches = 0, colourStart = 0
-                for colour in 0..<64 {
-                    let end = contactColourStart[colour]
-                    batches += (end - colourStart + 3) / 4
-                    colourStart = end
-                }
-                if wideContacts.capacity < batches { wideContacts.reserveCapacity(batches + batches / 8) }
-                var k = 0
-                wideContactColourEnds.removeAll(keepingCapacity: true)
-                for colour in 0..<64 {
-                    let end = contactColourStart[colour]
-                    while k < end {
-                        let l = (lane(k, end), lane(k + 1, end), lane(k + 2, end), lane(k + 3, end))
-                        @inline(__always) func v(_ f: (ContactConstraint) -> Float) -> V { V(f(l.0.c), f(l.1.c), f(l.2.c), f(l.3.c)) }
-                        wideContacts.append(WideContactBatch(
-                            entryA: SIMD4(l.0.entryA, l.1.entryA, l.2.entryA, l.3.entryA),
-                            entryB: SIMD4(l.0.entryB, l.1.entryB, l.2.entryB, l.3.entryB),
-                            constraint: SIMD4(l.0.constraint, l.1.constraint, l.2.constraint, l.3.constraint),
-                            nx: v { $0.normal.x }, ny: v { $0.normal.y }, friction: v { $0.friction },
-                            mA: v { $0.mA }, iA: v { $0.iA }, mB: v { $0.mB }, iB: v { $0.iB },
-                            biasRate: v { $0.softness.biasRate }, massScale: v { $0.softness.massScale },
-                            impulseScale: v { $0.softness.impulseScale },
-                            k11: v { $0.k11 }, k12: v { $0.k12 }, k22: v { $0.k22 },
-                            invDet: v { $0.pointCount == 2 ? $0.invDet : 0 },
-                            p0: points(l, second: false), p1: points(l, second: true)))
-                        k = Swift.min(k + 4, end)
-                    }
-                    if wideContacts.count > Int(wideContactColourEnds.last ?? 0) {
-                        wideContactColourEnds.append(Int32(wideContacts.count))
-                    }
+                if wideContacts.count > Int(wideContactColourEnds.last ?? 0) {
+                    wideContactColourEnds.append(Int32(wideContacts.count))
                 }
             }
+        }
+        }
+        }
+        }
         }
         resetContactBodyEntries()
     }
@@ -178,21 +291,66 @@ extension World {
         }
     }
 
-    /// The wide batches' impulses back into the constraints (restitution and the next step's warm start read them
-    /// there).
+    /// Restitution over the wide batches, in contact order as on the scalar path: each contact that bounces is
+    /// read out of its lane into a scalar constraint, solved by `restitute`, and its impulses put back.
+    func applyWideRestitution() {
+        let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
+        let threshold = settings.restitutionThreshold
+        let slot = bodies.slot
+        contacts.withUnsafeBufferPointer { cs in
+        contactColoured.withUnsafeBufferPointer { place in
+        wideContacts.withUnsafeMutableBufferPointer { batches in
+            for k in 0..<cs.count where cs[k].restitution > 0 {
+                let m = cs[k].manifold
+                // Only points that approached fast enough bounce (`restitute` tests the same).
+                guard m.points.0.relativeVelocity <= -threshold
+                        || (m.pointCount == 2 && m.points.1.relativeVelocity <= -threshold) else { continue }
+                let b = Int(place[k] >> 2), l = Int(place[k] & 3)
+                let batch = batches.baseAddress! + b
+                @inline(__always) func read(_ p: WideContactPoint, _ relativeVelocity: Float) -> ConstraintPoint {
+                    var cp = ConstraintPoint()
+                    cp.rA = Vec2(p.rAx[l], p.rAy[l]); cp.rB = Vec2(p.rBx[l], p.rBy[l])
+                    cp.normalImpulse = p.normalImpulse[l]; cp.tangentImpulse = p.tangentImpulse[l]
+                    cp.maxNormalImpulse = p.maxNormalImpulse[l]
+                    cp.normalMass = p.normalMass[l]; cp.tangentMass = p.tangentMass[l]
+                    cp.relativeVelocity = relativeVelocity
+                    return cp
+                }
+                let w = batch.pointee
+                var c = ContactConstraint(slotA: slot[Int(cs[k].bodyA)], slotB: slot[Int(cs[k].bodyB)],
+                                          normal: Vec2(w.nx[l], w.ny[l]), friction: w.friction[l],
+                                          restitution: cs[k].restitution, mA: w.mA[l], iA: w.iA[l], mB: w.mB[l],
+                                          iB: w.iB[l], softness: .rigid, pointCount: Int32(m.pointCount))
+                c.k11 = w.k11[l]; c.k12 = w.k12[l]; c.k22 = w.k22[l]; c.invDet = w.invDet[l]
+                c.p0 = read(w.p0, m.points.0.relativeVelocity)
+                if m.pointCount == 2 { c.p1 = read(w.p1, m.points.1.relativeVelocity) }
+                restitute(&c, vel: vel, angVel: angVel, threshold: threshold)
+                batch.pointee.p0.normalImpulse[l] = c.p0.normalImpulse
+                batch.pointee.p0.maxNormalImpulse[l] = c.p0.maxNormalImpulse
+                if m.pointCount == 2 {
+                    batch.pointee.p1.normalImpulse[l] = c.p1.normalImpulse
+                    batch.pointee.p1.maxNormalImpulse[l] = c.p1.maxNormalImpulse
+                }
+            }
+        }
+        }
+        }
+    }
+
+    /// The wide batches' impulses back into the contacts for the next step's warm start (a one-point contact's
+    /// second point gets zeros, as from a scalar constraint).
     func storeWideContactImpulses() {
-        constraints.withUnsafeMutableBufferPointer { cs in
+        contacts.withUnsafeMutableBufferPointer { cs in
             for b in wideContacts {
                 for l in 0..<4 where b.constraint[l] >= 0 {
                     let c = Int(b.constraint[l])
-                    cs[c].p0.normalImpulse = b.p0.normalImpulse[l]
-                    cs[c].p0.tangentImpulse = b.p0.tangentImpulse[l]
-                    cs[c].p0.maxNormalImpulse = b.p0.maxNormalImpulse[l]
-                    if cs[c].pointCount == 2 {
-                        cs[c].p1.normalImpulse = b.p1.normalImpulse[l]
-                        cs[c].p1.tangentImpulse = b.p1.tangentImpulse[l]
-                        cs[c].p1.maxNormalImpulse = b.p1.maxNormalImpulse[l]
-                    }
+                    let two = cs[c].manifold.pointCount == 2
+                    cs[c].manifold.points.0.normalImpulse = b.p0.normalImpulse[l]
+                    cs[c].manifold.points.0.tangentImpulse = b.p0.tangentImpulse[l]
+                    cs[c].manifold.points.0.maxNormalImpulse = b.p0.maxNormalImpulse[l]
+                    cs[c].manifold.points.1.normalImpulse = two ? b.p1.normalImpulse[l] : 0
+                    cs[c].manifold.points.1.tangentImpulse = two ? b.p1.tangentImpulse[l] : 0
+                    cs[c].manifold.points.1.maxNormalImpulse = two ? b.p1.maxNormalImpulse[l] : 0
                 }
             }
         }

@@ -122,9 +122,9 @@ extension World {
         // Nothing collides (a swarm driven by fields, a joint grid): no pairs, no work per body.
         guard classActive.contains(true) else { return }
         // The awake bodies' unswept boxes, by slot, and below the bucketed cell entries, live in the buffers of this
-        // step's contact constraints and wide contact batches, which are rebuilt after the narrowphase: the two
-        // passes' temporaries share memory (`StepTable.borrowBytes`). The larger of the two scratch tables goes to
-        // the constraints, the larger solver table (200 bytes a contact against a quarter of 720).
+        // step's scalar contact constraints and wide contact batches, which are rebuilt after the narrowphase: the
+        // two passes' temporaries share memory (`StepTable.borrowBytes`). The cell entries, the larger scratch, go
+        // to the wide batches, the table a step with many contacts fills.
         @inline(__always) func elements<T>(_ bytes: Int, of: T.Type) -> Int {
             (bytes + MemoryLayout<T>.stride - 1) / MemoryLayout<T>.stride
         }

@@ -91,13 +91,22 @@ extension World {
         }
         if oversized(newContacts.capacity, need: pairCount, floor: 4096) { newContacts = [] }
         // These two also hold the broadphase's scratch (`StepTable.borrowBytes`).
-        if oversized(constraints.capacity, need: Swift.max(used, broadphaseBorrowed.constraints), floor: 4096) { constraints.release() }
+        if oversized(constraints.capacity, need: Swift.max(constraints.count, broadphaseBorrowed.constraints), floor: 4096) { constraints.release() }
         if oversized(wideContacts.capacity, need: Swift.max(used / 4 + 64, broadphaseBorrowed.wide), floor: 1024) { wideContacts.release() }
         if oversized(cellEntries.capacity, need: cellEntries.count, floor: 4096) { cellEntries = [] }
         if contactColoured.capacity > 4096 && used * 4 < contactColoured.capacity { contactColoured = [] }
         if contactSorted.count > 4096 && used * 4 < contactSorted.count { contactSorted = [] }
         if contactBodyColours.count > 4096 && used * 8 < contactBodyColours.count { contactBodyColours = [] }
         if pairs.capacity > 4096 && pairCount * 4 < pairs.capacity { pairs = [] }
+        // This step's events are the caller's to read: a list a landing wave grew is copied into a small one.
+        @inline(__always) func shrink<T>(_ a: inout [T]) {
+            guard a.capacity > 1024 && a.count * 4 < a.capacity else { return }
+            var fresh: [T] = []
+            fresh.reserveCapacity(a.count)
+            fresh.append(contentsOf: a)
+            a = fresh
+        }
+        shrink(&contactBeganEvents); shrink(&contactEndedEvents); shrink(&bodiesFallenAsleep)
         let entryCount = cellEntries.count + broadphaseBorrowed.wide * MemoryLayout<WideContactBatch>.stride / 4
         if sortScratch.count > 4096 && (entryCount + pairCount) * 4 < sortScratch.count { sortScratch = [] }
         if bucketCounts.count > 4096 && (entryCount + pairCount) * 16 < bucketCounts.count { bucketCounts = [] }
@@ -127,13 +136,13 @@ extension World {
         prepareJoints(h: h)
         // Nothing constrains the awake bodies (a field-driven swarm, bodies in flight): the substeps reduce to
         // integration, done in one pass per body with the same operations in the same order.
-        if constraints.isEmpty && awakeJoints.isEmpty && !(fieldsActive && hasVelocityOverride) {
+        if contacts.isEmpty && awakeJoints.isEmpty && !(fieldsActive && hasVelocityOverride) {
             integrateUnconstrained(h: h, substeps: substeps)
             return
         }
         let invH = 1 / h
         let wide = !wideContacts.isEmpty
-        rodsAlone = constraints.isEmpty && scalarJoints.isEmpty && settings.warmStarting
+        rodsAlone = contacts.isEmpty && scalarJoints.isEmpty && settings.warmStarting
         for _ in 0..<substeps {
             integrateVelocities(h: h)
             if settings.warmStarting {
@@ -146,9 +155,13 @@ extension World {
             solveJoints(h: h, useBias: false)
             if wide { runWideContacts(warmStart: false, invH: invH, useBias: false) } else { solveContacts(invH: invH, useBias: false) }
         }
-        if wide { storeWideContactImpulses() }
-        applyRestitution()
-        storeContactImpulses()
+        if wide {
+            applyWideRestitution()
+            storeWideContactImpulses()
+        } else {
+            applyRestitution()
+            storeContactImpulses()
+        }
         storeWideRodImpulses()
     }
 
