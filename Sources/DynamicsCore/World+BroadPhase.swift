@@ -141,6 +141,7 @@ extension World {
         // bodies' binned boxes follow, at their slots.
         let boxBuffer = UnsafeMutableBufferPointer(start: bodies.box.base, count: bodies.count)
         let boxes = UnsafeBufferPointer(boxBuffer)
+        let boxBytes = UnsafeRawPointer(bodies.box.base)
         let flags = bodies.flags, slotOf = bodies.slot
         let oversizeLimit = World.oversizeCells
 
@@ -265,10 +266,15 @@ extension World {
                 let boxA = boxes[sa]
                 let ia = Int(bodyIndex[sa])
                 let rowA = Int(classOf[ia]) * classes
+                // `boxA.overlaps(boxB)` in one comparison of four lanes (boxes hold no NaN): B's lower corner at
+                // most A's upper, and A's lower at most B's upper.
+                let inf = Float.infinity
+                let upperA = SIMD4(boxA.upper.x, boxA.upper.y, inf, inf), lowerA = SIMD4(-inf, -inf, boxA.lower.x, boxA.lower.y)
                 for b in (a + 1)..<end {
                     let sb = slotAt(b)
+                    let b4 = boxBytes.loadUnaligned(fromByteOffset: sb &* MemoryLayout<AABB>.stride, as: SIMD4<Float>.self)
+                    guard all((b4 .<= upperA) .& (lowerA .<= b4)) else { continue }
                     let boxB = boxes[sb]
-                    guard boxA.overlaps(boxB) else { continue }
                     let ib = Int(bodyIndex[sb])
                     guard matrix[rowA + Int(classOf[ib])] else { continue }
                     guard World.cornerCellKey(boxA, boxB, inv: inv) == key else { continue }
