@@ -125,6 +125,9 @@ final class BodyStore {
     func setBinned(_ i: Int, _ binned: Bool) { setFlag(i, Self.binnedBit, binned) }
 
     @inline(__always) func restitution(_ i: Int) -> Float { materials[Int(material[i])].restitution }
+    /// Some body's material has restitution (a contact's is the larger of its two bodies'): without, the step's
+    /// restitution pass has nothing to do and skips its walk over the contacts.
+    var anyRestitution: Bool { materials.contains { $0.uses > 0 && $0.restitution > 0 } }
     @inline(__always) func friction(_ i: Int) -> Float { materials[Int(material[i])].friction }
 
     /// Gives body i the material with this restitution and friction, sharing an entry with the bodies that have

@@ -15,8 +15,34 @@ struct WorldPolygon {
 }
 
 /// For each edge of `p`, the smallest signed distance of `q`'s vertices to it; returns the edge with the largest.
+/// `q`'s buffer must hold room for four vertices (the scratch polygons hold `maxPolygonVertices`).
 @inline(__always)
 func findMaxSeparation(_ p: WorldPolygon, _ q: WorldPolygon) -> (edge: Int, separation: Float) {
+    var bestEdge = 0
+    var best = -Float.greatestFiniteMagnitude
+    if q.count <= 4 {
+        // Up to four vertices at once: their x and y in four lanes, lanes past the count repeating the first vertex
+        // (the smallest distance is unchanged). The distances are the scalar ones, lane for lane.
+        let raw = UnsafeRawPointer(q.vertices)
+        let a = raw.loadUnaligned(as: SIMD4<Float>.self), b = raw.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
+        let unused = SIMD4<Int32>(0, 1, 2, 3) .>= Int32(q.count)
+        let xs = SIMD4(lowHalf: a.evenHalf, highHalf: b.evenHalf).replacing(with: a[0], where: unused)
+        let ys = SIMD4(lowHalf: a.oddHalf, highHalf: b.oddHalf).replacing(with: a[1], where: unused)
+        for i in 0..<p.count {
+            let n = p.normals[i], v = p.vertices[i]
+            let d = n.x * (xs - v.x) + n.y * (ys - v.y)
+            let d2 = d.lowHalf.replacing(with: d.highHalf, where: d.highHalf .< d.lowHalf)
+            let si = d2.y < d2.x ? d2.y : d2.x
+            if si > best { best = si; bestEdge = i }
+        }
+        return (bestEdge, best)
+    }
+    return findMaxSeparationScalar(p, q)
+}
+
+/// `findMaxSeparation` one vertex at a time (any vertex count).
+@inline(__always)
+func findMaxSeparationScalar(_ p: WorldPolygon, _ q: WorldPolygon) -> (edge: Int, separation: Float) {
     var bestEdge = 0
     var best = -Float.greatestFiniteMagnitude
     for i in 0..<p.count {

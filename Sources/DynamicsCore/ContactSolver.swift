@@ -235,6 +235,7 @@ extension World {
 
     /// Restitution on the scalar path, in contact order (`applyWideRestitution` on the wide one).
     func applyRestitution() {
+        guard bodies.anyRestitution else { return }
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
         let threshold = settings.restitutionThreshold
         constraints.withUnsafeMutableBufferPointer { cs in

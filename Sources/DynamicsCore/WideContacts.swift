@@ -294,6 +294,7 @@ extension World {
     /// Restitution over the wide batches, in contact order as on the scalar path: each contact that bounces is
     /// read out of its lane into a scalar constraint, solved by `restitute`, and its impulses put back.
     func applyWideRestitution() {
+        guard bodies.anyRestitution else { return }
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
         let threshold = settings.restitutionThreshold
         let slot = bodies.slot
