@@ -101,7 +101,8 @@ extension World {
             for k in 0..<m.pointCount {
                 let mp = m[k]
                 var cp = ConstraintPoint()
-                cp.rA = mp.anchorA; cp.rB = mp.anchorB
+                // The anchors as the narrowphase computed them (positions have not moved since).
+                cp.rA = mp.point - pos[sa]; cp.rB = mp.point - pos[sb]
                 cp.localA = rot[sa].inverseRotate(cp.rA); cp.localB = rot[sb].inverseRotate(cp.rB)
                 cp.normalImpulse = mp.normalImpulse
                 cp.tangentImpulse = mp.tangentImpulse

@@ -1,10 +1,9 @@
-/// One contact point. Anchors are relative to each body's center of mass, in world orientation, as of the
-/// narrowphase of the current step.
+/// One contact point, as of the narrowphase of the current step. (Its anchors, the point relative to each body's
+/// center of mass, are not kept: the solver takes them from the point and the positions, which have not moved
+/// since.)
 public struct ManifoldPoint: Sendable {
     /// World point midway between the two surfaces, points.
     public var point: Vec2 = .zero
-    @usableFromInline var anchorA: Vec2 = .zero
-    @usableFromInline var anchorB: Vec2 = .zero
     /// Signed distance between the surfaces along the normal; negative when overlapping, points.
     public var separation: Float = 0
     /// Accumulated impulses (mass·points/s), kept across steps for warm starting.
@@ -20,7 +19,7 @@ public struct ManifoldPoint: Sendable {
 public struct Manifold: Sendable {
     public var normal: Vec2 = .zero
     public var points: (ManifoldPoint, ManifoldPoint) = (ManifoldPoint(), ManifoldPoint())
-    /// 0, 1 or 2, in one byte: a contact record fills 128 bytes, not 144 (World's `Contact` puts its flag in the
+    /// 0, 1 or 2, in one byte: a contact record fills 96 bytes, not 104 (World's `Contact` puts its flag in the
     /// manifold's tail).
     @usableFromInline var storedPointCount: UInt8 = 0
 

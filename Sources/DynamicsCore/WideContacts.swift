@@ -45,8 +45,10 @@ private struct ContactLanes {
 
         @inline(__always) init() {}
 
-        @inline(__always) init(_ mp: ManifoldPoint) {
-            rAx = mp.anchorA.x; rAy = mp.anchorA.y; rBx = mp.anchorB.x; rBy = mp.anchorB.y
+        /// The point's anchors from the centres of mass at `pA` and `pB`, as the narrowphase computed them.
+        @inline(__always) init(_ mp: ManifoldPoint, _ pA: Vec2, _ pB: Vec2) {
+            let rA = mp.point - pA, rB = mp.point - pB
+            rAx = rA.x; rAy = rA.y; rBx = rB.x; rBy = rB.y
             separation = mp.separation; normalImpulse = mp.normalImpulse; tangentImpulse = mp.tangentImpulse
         }
     }
@@ -74,13 +76,14 @@ private struct ContactLanes {
             friction = c.pointee.friction
             if sa < awake { mA = invMass[sa]; iA = invI[sa] }
             if sb < awake { mB = invMass[sb]; iB = invI[sb] }
-            let d0 = pos[sb] - pos[sa], qA = rot[sa], qB = rot[sb]
+            let pA = pos[sa], pB = pos[sb], qA = rot[sa], qB = rot[sb]
+            let d0 = pB - pA
             d0x = d0.x; d0y = d0.y
             cA = qA.c; sA = qA.s; cB = qB.c; sB = qB.s
-            p0 = LanePoint(c.pointee.manifold.points.0)
+            p0 = LanePoint(c.pointee.manifold.points.0, pA, pB)
             if c.pointee.manifold.pointCount == 2 {
                 two = -1
-                p1 = LanePoint(c.pointee.manifold.points.1)
+                p1 = LanePoint(c.pointee.manifold.points.1, pA, pB)
             }
         }
     }

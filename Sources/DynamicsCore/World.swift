@@ -34,7 +34,7 @@ struct ShapeRecord {
 /// a hash map.
 @usableFromInline
 struct Contact {
-    // In this order the record is 128 bytes: `touching` sits in the manifold's tail, after its one-byte count.
+    // In this order the record is 96 bytes: `touching` sits in the manifold's tail, after its one-byte count.
     @usableFromInline var keyHi: UInt64      // bodyA << 32 | bodyB (id indices, A < B)
     @usableFromInline var manifold: Manifold
     @usableFromInline var touching: Bool
