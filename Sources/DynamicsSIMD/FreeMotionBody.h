@@ -182,7 +182,8 @@ static inline __attribute__((always_inline)) int FN(group)(const dk_free_params 
         spinning = spinning | (FN(load)(p->torqueA + s) != 0.0f) | (FN(load)(p->torqueB + s) != 0.0f);
     }
     spinning = spinning & live;
-    if (MOVEMASK(spinning)) {
+    const int anySpinning = MOVEMASK(spinning);
+    if (anySpinning) {
         for (int l = 0; l < lanes; l++) {
             if (spinning[l]) p->spin(p->context, s + l);
         }
@@ -190,14 +191,19 @@ static inline __attribute__((always_inline)) int FN(group)(const dk_free_params 
     }
 
     // The rest test of `World.restTest`, lane for lane. A fast body is in no rest test: its rest time is −1.
-    // The spin terms are taken in slot order and their mask permuted once.
-    VF e = FN(load)(p->extent + s), spin = __builtin_elementwise_abs(w);
-    VI turning = (FN(splat)(p->fastSpin) < spin) & (FN(splat)(p->fastEdge) < spin * e);
-    VI fast = (FN(splat)(p->fastSpeed2) < speed2) | ORDER(turning);
+    // The spin terms are taken in slot order and their mask permuted once. Without a spinning body every live
+    // lane's ω is zero and none turns fast (fastSpin ≥ 0), so the spin terms are skipped.
+    VI fast = FN(splat)(p->fastSpeed2) < speed2;
+    if (anySpinning) {
+        VF spin = __builtin_elementwise_abs(w);
+        VI turning = (FN(splat)(p->fastSpin) < spin) & (FN(splat)(p->fastEdge) < spin * FN(load)(p->extent + s));
+        fast = fast | ORDER(turning);
+    }
     if (MOVEMASK(fast | ~live) == (1 << W) - 1) {
         FN(store)(p->sleepTime + s, FN(splat)(-1.0f), lanes);
         return 0;
     }
+    VF e = FN(load)(p->extent + s);
     // The new positions are read back: keeping them in registers through the fast test (and the spin call) costs
     // spills in every group.
     FN(loadPairs)(p->position, s, &x, &y);
