@@ -114,8 +114,8 @@ extension World {
         changed = changed || rodLayoutDirty
         rodLayoutDirty = false
         if !changed {
-            // Same batches: their impulses are the records' (stored at the end of the last step); only the
-            // geometry must follow the moved positions.
+            // Same batches: they keep their impulses from the last step; only the geometry must follow the moved
+            // positions.
             wideRodGeometryStale = true
             return
         }

@@ -51,6 +51,7 @@ extension World {
     /// Colours the awake joints and builds `wideRods` (batches in colour order), `scalarJoints` (the rest, in joint
     /// order) and the packed state of the rods' bodies. Runs after `prepareJoints` has filled slots and masses.
     func buildWideRods() {
+        flushRodImpulses()
         wideRods.removeAll(keepingCapacity: true)
         centreRods.removeAll(keepingCapacity: true)
         scalarJoints.removeAll(keepingCapacity: true)
@@ -211,6 +212,14 @@ extension World {
     }
 
     /// The wide batches' impulses back into the joint records (for the next step's warm start).
+    /// Writes the batches' impulses into the joint records if they are newer: before the batches are rebuilt (they
+    /// are read back from the records) and before a joint's record is freed for reuse.
+    func flushRodImpulses() {
+        guard rodImpulsesPending else { return }
+        rodImpulsesPending = false
+        storeWideRodImpulses()
+    }
+
     func storeWideRodImpulses() {
         joints.withUnsafeMutableBufferPointer { js in
             for b in centreRods {

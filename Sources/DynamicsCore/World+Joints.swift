@@ -73,6 +73,8 @@ extension World {
     }
 
     func destroyJointUnchecked(_ j: Int) {
+        // A later flush must not write this joint's impulse into the record's next owner.
+        flushRodImpulses()
         let jr = joints[j]
         for (side, b) in [jr.bodyA, jr.bodyB].enumerated() where b >= 0 {
             wakeBody(Int(b))

@@ -162,7 +162,9 @@ extension World {
             applyRestitution()
             storeContactImpulses()
         }
-        storeWideRodImpulses()
+        // The rods' impulses stay in their batches, which the next step reuses; the joint records get them when
+        // the batches are rebuilt or a joint is destroyed (`flushRodImpulses`).
+        if !wideRods.isEmpty || !centreRods.isEmpty { rodImpulsesPending = true }
     }
 
     /// v ← (v + h·(g + a_field + (F + F_field)/m)) · e^(−c·h), ω ← (ω + h·τ/I) · e^(−c_ω·h), over the awake range.

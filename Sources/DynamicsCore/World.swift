@@ -127,6 +127,8 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var awakeJointsDirty = false
     /// The wide rods' batches (`buildWideRods`) must be rebuilt: the awake joints or a joint's parameters changed.
     @exclusivity(unchecked) @usableFromInline var rodLayoutDirty = true
+    /// The wide rods' batches hold impulses the joint records do not have yet (`flushRodImpulses`).
+    @exclusivity(unchecked) @usableFromInline var rodImpulsesPending = false
     /// What the joint records were last brought up to date with (`prepareJoints`): the bodies' slot version and
     /// the substep.
     @exclusivity(unchecked) @usableFromInline var preparedSlotVersion: UInt64 = .max

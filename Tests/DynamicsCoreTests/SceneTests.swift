@@ -839,6 +839,30 @@ final class WideJointTests: XCTestCase {
         XCTAssertEqual(length(b - a), 30, accuracy: 1)
     }
 
+    /// The rods' impulses stay in their batches between steps; a joint record gets its impulse when the batches are
+    /// rebuilt, or when the joint is destroyed, so a new joint taking its record starts from no impulse.
+    func test_rodImpulses_reachTheRecordsBeforeARecordIsReused() throws {
+        let world = World()
+        let (items, links) = try world.build(BenchmarkScene.jointGrid(12))
+        for _ in 0..<30 { world.step(dt: 1.0 / 60, substeps: 4) }
+        XCTAssertTrue(world.rodImpulsesPending, "the batches hold the newest impulses")
+        let j = links[links.count / 2]
+        var batchImpulse: Float?
+        for b in world.centreRods { for l in 0..<4 where b.joint[l] == j.index { batchImpulse = b.impulse[l] } }
+        for b in world.wideRods { for l in 0..<4 where b.joint[l] == j.index { batchImpulse = b.impulse[l] } }
+        let impulse = try XCTUnwrap(batchImpulse, "the link is a wide rod")
+        XCTAssertNotEqual(impulse, 0, "the hanging grid pulls on it")
+        try world.destroyJoint(j)
+        XCTAssertFalse(world.rodImpulsesPending)
+        XCTAssertEqual(world.joints[Int(j.index)].axialImpulse.bitPattern, impulse.bitPattern)
+        // A new joint takes the freed record and starts from rest; stepping again does not hand it the old impulse.
+        var def = JointDefinition(kind: .distance, bodyA: items[0], bodyB: items[items.count - 1])
+        def.length = 5; def.minLength = 5; def.maxLength = 5
+        let fresh = try world.createJoint(def)
+        XCTAssertEqual(fresh.index, j.index, "the record is reused")
+        XCTAssertEqual(world.joints[Int(fresh.index)].axialImpulse, 0)
+    }
+
     /// The wide path holds the grid as the scalar path does (only the order of the joints within a pass differs),
     /// and gives the same result on every run.
     func test_wideRods_holdTheGridLikeTheScalarPath_deterministically() throws {
