@@ -102,7 +102,7 @@ extension World {
                 let mp = m[k]
                 var cp = ConstraintPoint()
                 // The anchors as the narrowphase computed them (positions have not moved since).
-                cp.rA = mp.point - pos[sa]; cp.rB = mp.point - pos[sb]
+                cp.rA = mp.anchor(from: pos[sa]); cp.rB = mp.anchor(from: pos[sb])
                 cp.localA = rot[sa].inverseRotate(cp.rA); cp.localB = rot[sb].inverseRotate(cp.rB)
                 cp.normalImpulse = mp.normalImpulse
                 cp.tangentImpulse = mp.tangentImpulse

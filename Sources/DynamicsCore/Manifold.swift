@@ -13,6 +13,10 @@ public struct ManifoldPoint: Sendable {
     @usableFromInline var relativeVelocity: Float = 0
     /// Feature key: matches points of consecutive steps.
     @usableFromInline var id: UInt32 = 0
+
+    /// The point relative to a body's center of mass at `center` (its anchor). The narrowphase and the solver's
+    /// preparation both take it from here, with the same positions, so they agree to the bit.
+    @inline(__always) func anchor(from center: Vec2) -> Vec2 { point - center }
 }
 
 /// Up to two contact points sharing a normal that points from shape A to shape B.

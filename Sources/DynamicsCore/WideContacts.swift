@@ -47,7 +47,7 @@ private struct ContactLanes {
 
         /// The point's anchors from the centres of mass at `pA` and `pB`, as the narrowphase computed them.
         @inline(__always) init(_ mp: ManifoldPoint, _ pA: Vec2, _ pB: Vec2) {
-            let rA = mp.point - pA, rB = mp.point - pB
+            let rA = mp.anchor(from: pA), rB = mp.anchor(from: pB)
             rAx = rA.x; rAy = rA.y; rBx = rB.x; rBy = rB.y
             separation = mp.separation; normalImpulse = mp.normalImpulse; tangentImpulse = mp.tangentImpulse
         }

@@ -160,9 +160,8 @@ extension World {
                         let vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
                         for k in 0..<m.pointCount {
                             var p = m[k]
-                            // The anchors (not stored: the solver computes them again the same way).
-                            let vrA = vA + cross(wA, p.point - pA)
-                            let vrB = vB + cross(wB, p.point - pB)
+                            let vrA = vA + cross(wA, p.anchor(from: pA))
+                            let vrB = vB + cross(wB, p.anchor(from: pB))
                             p.relativeVelocity = dot(m.normal, vrB - vrA)
                             if previousPoints > 0 {
                                 // The previous manifold's points, read in place.

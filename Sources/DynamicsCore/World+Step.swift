@@ -82,12 +82,16 @@ extension World {
             capacity > floor && capacity > 2 * spare(need)
         }
         let used = contacts.count, pairCount = pairs.count
+        /// Moves a live list into a buffer of `capacity`.
+        @inline(__always) func refit<T>(_ a: inout [T], capacity: Int) {
+            var fresh: [T] = []
+            fresh.reserveCapacity(capacity)
+            fresh.append(contentsOf: a)
+            a = fresh
+        }
         // The contacts are live: copied into a table sized as the narrowphase sizes them.
         if oversized(contacts.capacity, need: Swift.max(used, pairCount), floor: 4096) {
-            var fresh: [Contact] = []
-            fresh.reserveCapacity(spare(Swift.max(used, pairCount)))
-            fresh.append(contentsOf: contacts)
-            contacts = fresh
+            refit(&contacts, capacity: spare(Swift.max(used, pairCount)))
         }
         if oversized(newContacts.capacity, need: pairCount, floor: 4096) { newContacts = [] }
         // These two also hold the broadphase's scratch (`StepTable.borrowBytes`).
@@ -100,11 +104,7 @@ extension World {
         if pairs.capacity > 4096 && pairCount * 4 < pairs.capacity { pairs = [] }
         // This step's events are the caller's to read: a list a landing wave grew is copied into a small one.
         @inline(__always) func shrink<T>(_ a: inout [T]) {
-            guard a.capacity > 1024 && a.count * 4 < a.capacity else { return }
-            var fresh: [T] = []
-            fresh.reserveCapacity(a.count)
-            fresh.append(contentsOf: a)
-            a = fresh
+            if a.capacity > 1024 && a.count * 4 < a.capacity { refit(&a, capacity: a.count) }
         }
         shrink(&contactBeganEvents); shrink(&contactEndedEvents); shrink(&bodiesFallenAsleep)
         let entryCount = cellEntries.count + broadphaseBorrowed.wide * MemoryLayout<WideContactBatch>.stride / 4
