@@ -145,8 +145,17 @@ extension World {
         let flags = bodies.flags, slotOf = bodies.slot
         let oversizeLimit = World.oversizeCells
 
-        // Swept boxes: the tight box grown by how far the body can travel this step. The rectangle of cells in use
-        // and the number of cell entries are noted on the way, for the entries below.
+        // Swept boxes: the tight box grown by how far the body can travel this step, in a frame that moves by the
+        // awake bodies' mean displacement `shift`. Two bodies can meet only by their displacement relative to each
+        // other, which is the same in any frame moving uniformly; items falling together thus stay out of each
+        // other's cells, as if at rest. (Static and sleeping bodies do not move with that frame: the awake bodies
+        // are tested against them with their boxes swept in the world, below.) The rectangle of cells in use and
+        // the number of cell entries are noted on the way, for the entries below.
+        let dt2 = dt * dt
+        var shift = Vec2.zero
+        for s in 0..<n { shift += dt * vel[s] + dt2 * grav[s] }
+        shift /= Float(Swift.max(n, 1))
+        if !(shift.x.isFinite && shift.y.isFinite) { shift = .zero }
         var cx0 = Int32.max, cx1 = Int32.min, cy0 = Int32.max, cy1 = Int32.min
         var entryTotal = 0
         shapes.withUnsafeBufferPointer { shapeBuffer in
@@ -160,7 +169,7 @@ extension World {
                 }
                 var box = bodyBox(id: i, slot: s, shapes: shapeBase, vertices: vertexBase)
                 tight[s] = box
-                let d = dt * vel[s] + (dt * dt) * grav[s]
+                let d = (dt * vel[s] + dt2 * grav[s]) - shift
                 let spin = abs(angVel[s]) * ext[s] * dt
                 box.lower += minimum(d, .zero) - (margin + spin)
                 box.upper += maximum(d, .zero) + (margin + spin)
@@ -313,25 +322,6 @@ extension World {
             }
         }
 
-        // Awake against static and sleeping bodies (none binned in cells: only the oversize ones, below).
-        for s in 0..<(staticGrid.used > 0 ? n : 0) {
-            let box = boxes[s]
-            guard box.lower.x <= box.upper.x else { continue }
-            let i = Int(bodyIndex[s])
-            let c = cellCoord(box, inv: inv)
-            if c.cellCount >= oversizeLimit && c.cellCount > 4096 {
-                // Huge: test every binned body once.
-                for t in n..<bodies.count {
-                    let j = Int(bodyIndex[t])
-                    if flags[j] & BodyStore.binnedBit != 0 && box.overlaps(boxes[t]) && matrix[Int(classOf[i]) * classes + Int(classOf[j])] {
-                        pairs.append(i < j ? UInt64(i) << 32 | UInt64(j) : UInt64(j) << 32 | UInt64(i))
-                    }
-                }
-                continue
-            }
-            queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, boxes: boxes, slotOf: slotOf, into: &pairs)
-        }
-
         // Oversize awake bodies against all other awake bodies.
         for (k, so) in awakeOversize.enumerated() {
             let sa = Int(so)
@@ -348,13 +338,43 @@ extension World {
             }
         }
 
+        // From here the awake bodies meet static and sleeping ones, which do not move with the sweeping frame: each
+        // awake tight box becomes its box swept in the world (the unswept boxes are not needed past this point).
+        for s in 0..<n where boxes[s].lower.x <= boxes[s].upper.x {
+            let d = dt * vel[s] + dt2 * grav[s]
+            let spin = abs(angVel[s]) * ext[s] * dt
+            tight[s].lower += minimum(d, .zero) - (margin + spin)
+            tight[s].upper += maximum(d, .zero) + (margin + spin)
+        }
+        let worldBoxes = UnsafeBufferPointer(start: UnsafePointer(tight), count: n)
+
+        // Awake against static and sleeping bodies (none binned in cells: only the oversize ones, below).
+        for s in 0..<(staticGrid.used > 0 ? n : 0) {
+            guard boxes[s].lower.x <= boxes[s].upper.x else { continue }
+            let box = worldBoxes[s]
+            let i = Int(bodyIndex[s])
+            let c = cellCoord(box, inv: inv)
+            if c.cellCount >= oversizeLimit && c.cellCount > 4096 {
+                // Huge: test every binned body once.
+                for t in n..<bodies.count {
+                    let j = Int(bodyIndex[t])
+                    if flags[j] & BodyStore.binnedBit != 0 && box.overlaps(boxes[t]) && matrix[Int(classOf[i]) * classes + Int(classOf[j])] {
+                        pairs.append(i < j ? UInt64(i) << 32 | UInt64(j) : UInt64(j) << 32 | UInt64(i))
+                    }
+                }
+                continue
+            }
+            queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, boxes: boxes, slotOf: slotOf, into: &pairs)
+        }
+
         // Oversize static bodies (long boundaries) against every awake body.
         for so in oversizeStatics {
             let j = Int(so)
             let boxB = boxes[Int(slotOf[j])]
             let row = Int(classOf[j]) * classes
             for s in 0..<n {
-                let boxA = boxes[s]
+                guard boxes[s].lower.x <= boxes[s].upper.x else { continue }
+                let boxA = worldBoxes[s]
                 guard boxA.overlaps(boxB) else { continue }
                 let i = Int(bodyIndex[s])
                 guard matrix[row + Int(classOf[i])] else { continue }

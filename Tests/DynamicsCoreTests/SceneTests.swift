@@ -208,6 +208,42 @@ final class PropertyTests: XCTestCase {
         }
     }
 
+    /// The awake bodies are swept against each other in a frame moving with their mean displacement: a column
+    /// falling together lists no pairs among itself, however fast, while its lowest box still meets the floor it
+    /// reaches this step (static bodies are met in the world), and two boxes closing on each other while both race
+    /// sideways are listed.
+    func test_broadphase_sweepsAwakeBodiesInTheirCommonFrame() throws {
+        let world = World()
+        world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
+        func body(_ p: Vec2, _ v: Vec2) throws -> BodyID {
+            var d = BodyDefinition.box(center: p, width: 10, height: 10)
+            d.linearVelocity = v; d.collisionClass = 1; d.gravity = .zero
+            return try world.createBody(d)
+        }
+        // A column 15 apart (gaps of 5) falling at 3000 points/s: 50 points this step. Its lowest box is 20 above
+        // the floor.
+        let column = try (0..<20).map { try body(Vec2(100, 700 - 15 * Float($0)), Vec2(0, 3000)) }
+        var floor = BodyDefinition(); floor.type = .static; floor.collisionClass = 1
+        floor.position = Vec2(100, 730); floor.shapes = [.box(width: 200, height: 20)]
+        let floorID = try world.createBody(floor)
+        // Racing right at 6000 points/s, the one behind 600 points/s faster: it closes their gap of 8 this step.
+        let front = try body(Vec2(400, 300), Vec2(6000, 0)), back = try body(Vec2(382, 300), Vec2(6600, 0))
+        world.updatePairs(dt: 1.0 / 60)
+        let pairs = Set(world.lastCandidatePairs.map { UInt64(UInt32($0.0)) << 32 | UInt64(UInt32($0.1)) })
+        func key(_ a: BodyID, _ b: BodyID) -> UInt64 {
+            UInt64(UInt32(min(a.index, b.index))) << 32 | UInt64(UInt32(max(a.index, b.index)))
+        }
+        XCTAssertTrue(pairs.contains(key(column[0], floorID)), "the lowest box reaches the floor this step")
+        XCTAssertTrue(pairs.contains(key(front, back)), "the boxes close their gap this step")
+        for (k, a) in column.enumerated() {
+            for b in column[(k + 1)...] { XCTAssertFalse(pairs.contains(key(a, b)), "\(a)-\(b) fall together") }
+        }
+        // And the steps stop the column on the floor (its top at 720), without tunnelling.
+        for _ in 0..<120 { world.step(dt: 1.0 / 60, substeps: 4) }
+        let y = world.centerOfMass(of: column[0]).y
+        XCTAssertTrue(y > 705 && y < 716, "the lowest box rests on the floor, at \(y)")
+    }
+
     /// Two clusters far apart leave most of the rectangle of cells in use empty, so the broadphase lists its cell
     /// entries and radix sorts them instead of placing them by cell. One cluster straddles cell 32,767 | 32,768,
     /// where the 16-bit cell coordinates wrap. Every overlapping pair is still a candidate, and the pairs are the
