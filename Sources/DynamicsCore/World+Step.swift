@@ -93,7 +93,7 @@ extension World {
         if oversized(contacts.capacity, need: Swift.max(used, pairCount), floor: 4096) {
             refit(&contacts, capacity: spare(Swift.max(used, pairCount)))
         }
-        if oversized(newContacts.capacity, need: pairCount, floor: 4096) { newContacts = [] }
+        if oversized(contactHistory.capacity, need: used, floor: 4096) { contactHistory = [] }
         // These two also hold the broadphase's scratch (`StepTable.borrowBytes`).
         if oversized(constraints.capacity, need: Swift.max(constraints.count, broadphaseBorrowed.constraints), floor: 4096) { constraints.release() }
         if oversized(wideContacts.capacity, need: Swift.max(used / 4 + 64, broadphaseBorrowed.wide), floor: 1024) { wideContacts.release() }
@@ -121,9 +121,9 @@ extension World {
         @inline(__always) func release<T>(_ a: inout [T]) { if a.capacity > 0 && a.isEmpty { a = [] } }
         release(&contacts); release(&pendingEnded)
         release(&contactBeganEvents); release(&contactEndedEvents); release(&bodiesFallenAsleep)
-        // Per-step tables: the narrowphase's second contact list, this step's constraints (their impulses are stored
-        // in the contacts), colouring, packed state, candidate pairs, cell entries, sort and island scratch.
-        newContacts = []; constraints.release(); wideContacts.release(); contactColoured = []; contactSorted = []; contactBodies = []
+        // Per-step tables: the narrowphase's copy of last step's contacts, this step's constraints (their impulses
+        // are stored in the contacts), colouring, packed state, candidate pairs, cell entries, sort and island scratch.
+        contactHistory = []; constraints.release(); wideContacts.release(); contactColoured = []; contactSorted = []; contactBodies = []
         contactBodyColours = []; contactBodyEntry = []; wideContactColourEnds = []
         contactVelocity.release(); contactPose.release()
         pairs = []; awakeOversize = []; wakeList = []

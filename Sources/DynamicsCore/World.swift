@@ -55,6 +55,29 @@ struct Contact {
     }
 }
 
+/// What the narrowphase keeps of last step's contact while it rebuilds the contact list in place: its key,
+/// whether it touched, and its points' feature ids and impulses for warm starting (40 bytes; the record is 96).
+@usableFromInline
+struct ContactHistory {
+    @usableFromInline var keyHi: UInt64
+    @usableFromInline var keyLo: UInt32
+    @usableFromInline var touching: Bool
+    @usableFromInline var pointCount: UInt8
+    @usableFromInline var id0: UInt32
+    @usableFromInline var normalImpulse0: Float
+    @usableFromInline var tangentImpulse0: Float
+    @usableFromInline var id1: UInt32
+    @usableFromInline var normalImpulse1: Float
+    @usableFromInline var tangentImpulse1: Float
+
+    @inline(__always) init(_ c: Contact) {
+        keyHi = c.keyHi; keyLo = c.keyLo; touching = c.touching; pointCount = c.manifold.storedPointCount
+        let p0 = c.manifold.points.0, p1 = c.manifold.points.1
+        id0 = p0.id; normalImpulse0 = p0.normalImpulse; tangentImpulse0 = p0.tangentImpulse
+        id1 = p1.id; normalImpulse1 = p1.normalImpulse; tangentImpulse1 = p1.tangentImpulse
+    }
+}
+
 /// A sleeping island: its bodies sit outside the awake range and its contacts wait here, untouched, until
 /// something wakes it.
 @usableFromInline
@@ -158,7 +181,8 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var wideContactPosesStale = true
 
     @exclusivity(unchecked) @usableFromInline var contacts: [Contact] = []
-    @exclusivity(unchecked) @usableFromInline var newContacts: [Contact] = []
+    /// Last step's contacts, as the narrowphase reads them while it rebuilds `contacts` (scratch kept between steps).
+    @exclusivity(unchecked) @usableFromInline var contactHistory: [ContactHistory] = []
     @exclusivity(unchecked) @usableFromInline var contactsNeedSort = false
     @exclusivity(unchecked) @usableFromInline var islands: [SleepingIsland] = []
     @exclusivity(unchecked) @usableFromInline var freeIslands: [Int32] = []

@@ -1126,14 +1126,14 @@ extension CapacityTests {
         // Tables at or below the floor of the policy (4,096 entries, 1,024 wide batches) are kept; the allocator's
         // rounding decides the exact capacities.
         XCTAssertLessThanOrEqual(world.contacts.capacity, 4096)
-        XCTAssertLessThanOrEqual(world.newContacts.capacity, 4096)
+        XCTAssertLessThanOrEqual(world.contactHistory.capacity, 4096)
         XCTAssertLessThanOrEqual(world.constraints.capacity, 4096)
         XCTAssertLessThanOrEqual(world.wideContacts.capacity, 1024)
         // One more step at rest: every per-step table is given back; the bodies, the static grid and the
         // sleeping islands (with their contacts) are all a resting world keeps.
         world.step(dt: 1.0 / 60, substeps: 4)
         let tables: [(String, Int)] = [
-            ("contacts", world.contacts.capacity), ("newContacts", world.newContacts.capacity),
+            ("contacts", world.contacts.capacity), ("contactHistory", world.contactHistory.capacity),
             ("constraints", world.constraints.capacity), ("wideContacts", world.wideContacts.capacity),
             ("pairs", world.pairs.capacity), ("cellEntries", world.cellEntries.capacity),
             ("contactBodyColours", world.contactBodyColours.capacity), ("contactBodyEntry", world.contactBodyEntry.capacity),
