@@ -23,13 +23,22 @@ extension World {
     }
 
     /// Manifold between shape `a` of the body at (pA, qA) and shape `b` of the body at (pB, qB); normal from a to b.
+    /// `aLoaded`: the scratch's first polygon holds `a` at (pA, qA) already (a polygon or segment `a` is left there,
+    /// and nothing else is written there: pairs are sorted by their first body, so consecutive pairs often share it).
     @inline(__always)
     static func collide(_ a: ShapeRecord, _ pA: Vec2, _ qA: Rot, _ b: ShapeRecord, _ pB: Vec2, _ qB: Rot, specDist: Float,
-                        linearSlop: Float, scratch: UnsafeMutablePointer<Vec2>,
+                        linearSlop: Float, scratch: UnsafeMutablePointer<Vec2>, aLoaded: Bool,
                         vertices pv: UnsafeBufferPointer<Vec2>, normals pn: UnsafeBufferPointer<Vec2>) -> Manifold {
         let n = maxPolygonVertices
         var scratchPolygonA = WorldPolygon(vertices: scratch, normals: scratch + n, count: 0)
         var scratchPolygonB = WorldPolygon(vertices: scratch + 2 * n, normals: scratch + 3 * n, count: 0)
+        @inline(__always) func loadA() {
+            if aLoaded {
+                scratchPolygonA.count = a.kind == .segment ? 2 : Int(a.vertexCount)
+            } else {
+                World.loadPolygon(a, position: pA, rotation: qA, into: &scratchPolygonA, vertices: pv, normals: pn)
+            }
+        }
         switch (a.kind, b.kind) {
         case (.circle, .circle):
             return collideCircles(centerA: pA + qA.rotate(a.p0), radiusA: a.radius,
@@ -40,10 +49,10 @@ extension World {
             m.normal = -m.normal
             return m
         case (_, .circle):
-            World.loadPolygon(a, position: pA, rotation: qA, into: &scratchPolygonA, vertices: pv, normals: pn)
+            loadA()
             return collidePolygonCircle(scratchPolygonA, center: pB + qB.rotate(b.p0), radius: b.radius, specDist: specDist)
         default:
-            World.loadPolygon(a, position: pA, rotation: qA, into: &scratchPolygonA, vertices: pv, normals: pn)
+            loadA()
             World.loadPolygon(b, position: pB, rotation: qB, into: &scratchPolygonB, vertices: pv, normals: pn)
             return collidePolygons(scratchPolygonA, scratchPolygonB, specDist: specDist, linearSlop: linearSlop)
         }
@@ -114,6 +123,8 @@ extension World {
         let awakeCount = bodies.awakeCount
         var oi = 0
         let oldCount = history.count
+        // The shape (by index in `shapes`) whose world polygon the scratch holds, or −1.
+        var loadedA = -1
 
         polygonVertices.withUnsafeBufferPointer { pv in
         polygonNormals.withUnsafeBufferPointer { pn in
@@ -145,7 +156,8 @@ extension World {
                     for lb in 0..<countB {
                         let shapeB = shapes[startB + lb]
                         var m = World.collide(shapeA, pA, qA, shapeB, pB, qB, specDist: specDist, linearSlop: slop,
-                                              scratch: scratch, vertices: pv, normals: pn)
+                                              scratch: scratch, aLoaded: loadedA == startA + la, vertices: pv, normals: pn)
+                        if shapeA.kind != .circle { loadedA = startA + la }
                         // The speculative reach used above bounds the approach in any direction; keep the contact
                         // only if the pair can close its gap along this normal within the step, so items moving past
                         // each other do not fill the solver with contacts that cannot touch.

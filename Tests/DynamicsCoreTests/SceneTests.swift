@@ -208,6 +208,51 @@ final class PropertyTests: XCTestCase {
         }
     }
 
+    /// The narrowphase keeps the first body's world polygon between consecutive pairs that share it; every
+    /// manifold equals the one computed from scratch (boxes, circles and walls, to the bit).
+    func test_narrowphase_reusingTheFirstPolygon_givesTheManifoldsComputedAfresh() throws {
+        for seed in UInt64(1)...3 {
+            let (world, _) = try randomWorld(seed: seed, count: 300, gravity: true)
+            for _ in 0..<30 { world.step(dt: 1.0 / 60, substeps: 4) }
+            world.updatePairs(dt: 1.0 / 60)
+            world.narrowphase(dt: 1.0 / 60)
+            let scratch = UnsafeMutablePointer<Vec2>.allocate(capacity: 4 * maxPolygonVertices)
+            defer { scratch.deallocate() }
+            var compared = 0, shared = 0
+            var previousA: Int32 = -1
+            world.polygonVertices.withUnsafeBufferPointer { pv in
+            world.polygonNormals.withUnsafeBufferPointer { pn in
+                for c in world.contacts {
+                    let ia = Int(c.bodyA), ib = Int(c.bodyB)
+                    if c.bodyA == previousA { shared += 1 }
+                    previousA = c.bodyA
+                    let sa = Int(world.bodies.slot[ia]), sb = Int(world.bodies.slot[ib])
+                    let a = world.shapes[Int(world.bodies.shapeStart[ia]) + Int(c.keyLo >> 16)]
+                    let b = world.shapes[Int(world.bodies.shapeStart[ib]) + Int(c.keyLo & 0xFFFF)]
+                    let reach = World.reach(sa, sb, dt: 1.0 / 60, margin: world.settings.speculativeDistance,
+                                            pos: world.bodies.position.base, vel: world.bodies.velocity.base,
+                                            angVel: world.bodies.angularVelocity.base, ext: world.bodies.extent.base,
+                                            grav: world.bodies.gravity.base, tight: nil)
+                    let m = World.collide(a, world.bodies.position[sa], world.bodies.rotation[sa],
+                                          b, world.bodies.position[sb], world.bodies.rotation[sb],
+                                          specDist: reach.specDist, linearSlop: world.settings.linearSlop,
+                                          scratch: scratch, aLoaded: false, vertices: pv, normals: pn)
+                    XCTAssertEqual(m.pointCount, c.manifold.pointCount, "seed \(seed): \(ia)-\(ib)")
+                    XCTAssertEqual(m.normal, c.manifold.normal, "seed \(seed): \(ia)-\(ib)")
+                    for k in 0..<min(m.pointCount, c.manifold.pointCount) {
+                        XCTAssertEqual(m[k].point, c.manifold[k].point, "seed \(seed): \(ia)-\(ib) point \(k)")
+                        XCTAssertEqual(m[k].separation, c.manifold[k].separation, "seed \(seed): \(ia)-\(ib)")
+                        XCTAssertEqual(m[k].id, c.manifold[k].id, "seed \(seed): \(ia)-\(ib)")
+                    }
+                    compared += 1
+                }
+            }
+            }
+            XCTAssertGreaterThan(compared, 100, "seed \(seed)")
+            XCTAssertGreaterThan(shared, 20, "seed \(seed): consecutive contacts share their first body")
+        }
+    }
+
     /// The awake bodies are swept against each other in a frame moving with their mean displacement: a column
     /// falling together lists no pairs among itself, however fast, while its lowest box still meets the floor it
     /// reaches this step (static bodies are met in the world), and two boxes closing on each other while both race
