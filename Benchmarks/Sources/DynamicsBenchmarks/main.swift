@@ -39,6 +39,12 @@ struct Run {
     /// Object API: of those, the bytes the first step added: the engine's world and the animator's records,
     /// without the caller's items and behaviors.
     var engineBytesPerItem: Double? = nil
+    /// Object API: the measured steps' time inside `World.step` (the animator's own clock), in ms per step. The
+    /// rest of the animator's step is the object layer's cost (compiling, write-back, callbacks), on the same
+    /// simulation. (The object API's world is not the core's to the bit: its reference-bounds walls have UIKit's
+    /// boundary elasticity, 0.2, so a pile may fall asleep some steps earlier or later than the core's, which moves
+    /// the two runs' means apart by more than the write-back costs.)
+    var engineMs: [Double]? = nil
 }
 
 func report(_ state: UnsafeMutableRawPointer, _ profile: Profile, _ run: Run) {
@@ -53,6 +59,13 @@ func report(_ state: UnsafeMutableRawPointer, _ profile: Profile, _ run: Run) {
     dk_benchmark_set_counter(state, "ns_per_item_step", mean * 1e6 / Double(max(1, profile.items.count)))
     if let b = run.bytesPerItem { dk_benchmark_set_counter(state, "bytes_per_item", b) }
     if let b = run.engineBytesPerItem { dk_benchmark_set_counter(state, "engine_bytes_per_item", b) }
+    if let engine = run.engineMs {
+        // The object layer's time over the engine's, both over the measured steps of this run.
+        let inEngine = engine[profile.warmupSteps...].reduce(0, +)
+        let total = measured.reduce(0, +)
+        dk_benchmark_set_counter(state, "engine_ms_per_step", inEngine / Double(measured.count))
+        if inEngine > 0 { dk_benchmark_set_counter(state, "object_layer_overhead", (total - inEngine) / inEngine) }
+    }
     dk_benchmark_set_counter(state, "lanes", Double(World.vectorLanes))
     guard let scene = profile.scene, let stats = run.statistics else { return }
     for (name, value) in stats.values(for: scene.kind) { dk_benchmark_set_counter(state, name, value) }
@@ -102,10 +115,15 @@ func runObjects(_ profile: Profile, _ state: UnsafeMutableRawPointer) -> Run {
     let scene = profile.makeScene()
     var steps: [Double] = []
     steps.reserveCapacity(profile.steps)
+    var engine: [Double] = []
+    engine.reserveCapacity(profile.steps)
     let sceneMade = heapInUse()
+    // A paused animator does not step (and keeps its last step's timings): no time in the engine then.
+    var stepped = false
     dk_benchmark_resume(state)
-    steps.append(elapsedMs { _ = scene.animator.step() })
+    steps.append(elapsedMs { stepped = scene.animator.step() })
     dk_benchmark_pause(state)
+    engine.append(stepped ? scene.animator.lastStepTimings.engine.total * 1000 : 0)
     // After the first step the world, its tables and the items exist: the object API's footprint per item, and
     // the part the first step added (the engine and the animator's records, not the caller's items).
     let count = Double(max(1, scene.items.count))
@@ -113,7 +131,10 @@ func runObjects(_ profile: Profile, _ state: UnsafeMutableRawPointer) -> Run {
     let bytes = Double(after - before) / count
     let engineBytes = Double(after - sceneMade) / count
     dk_benchmark_resume(state)
-    for _ in 1..<profile.steps { steps.append(elapsedMs { _ = scene.animator.step() }) }
+    for _ in 1..<profile.steps {
+        steps.append(elapsedMs { stepped = scene.animator.step() })
+        engine.append(stepped ? scene.animator.lastStepTimings.engine.total * 1000 : 0)
+    }
     dk_benchmark_pause(state)
     let centers = scene.items.map { SIMD2(Double($0.center.x), Double($0.center.y)) }
     let lengths = scene.links.map { (_, link) -> Double in
@@ -123,7 +144,8 @@ func runObjects(_ profile: Profile, _ state: UnsafeMutableRawPointer) -> Run {
         return (d.x * d.x + d.y * d.y).squareRoot()
     }
     return Run(stepMs: steps, statistics: profile.scene.map { SceneStatistics(scene: $0, centers: centers, linkLengths: lengths) },
-               awake: scene.animator.world.awakeBodyCount, bytesPerItem: bytes, engineBytesPerItem: engineBytes)
+               awake: scene.animator.world.awakeBodyCount, bytesPerItem: bytes, engineBytesPerItem: engineBytes,
+               engineMs: engine)
 }
 
 enum Peer { case box2d, chipmunk }
