@@ -205,7 +205,7 @@ extension World {
                             ended.append(endedEvent(old[previous]))
                         }
                         contacts.append(Contact(keyHi: key, keyLo: lo, manifold: m, friction: mixedFriction,
-                                                   restitution: mixedRestitution, touching: touching))
+                                                restitution: mixedRestitution, touching: touching))
                     }
                 }
                 // An awake body reaching a sleeping one wakes its island.
