@@ -211,7 +211,6 @@ extension World {
         }
     }
 
-    /// The wide batches' impulses back into the joint records (for the next step's warm start).
     /// Writes the batches' impulses into the joint records if they are newer: before the batches are rebuilt (they
     /// are read back from the records) and before a joint's record is freed for reuse.
     func flushRodImpulses() {
@@ -220,6 +219,7 @@ extension World {
         storeWideRodImpulses()
     }
 
+    /// The wide batches' impulses back into the joint records (for the next step's warm start).
     func storeWideRodImpulses() {
         joints.withUnsafeMutableBufferPointer { js in
             for b in centreRods {

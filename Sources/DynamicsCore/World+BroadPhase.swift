@@ -156,6 +156,16 @@ extension World {
         for s in 0..<n { shift += dt * vel[s] + dt2 * grav[s] }
         shift /= Float(Swift.max(n, 1))
         if !(shift.x.isFinite && shift.y.isFinite) { shift = .zero }
+        /// Slot s's tight box grown by how far the body can travel this step, less the frame's displacement
+        /// (`.zero`: swept in the world; subtracting zero changes no bit).
+        @inline(__always) func swept(_ tightBox: AABB, slot s: Int, shift: Vec2) -> AABB {
+            var box = tightBox
+            let d = (dt * vel[s] + dt2 * grav[s]) - shift
+            let spin = abs(angVel[s]) * ext[s] * dt
+            box.lower += minimum(d, .zero) - (margin + spin)
+            box.upper += maximum(d, .zero) + (margin + spin)
+            return box
+        }
         var cx0 = Int32.max, cx1 = Int32.min, cy0 = Int32.max, cy1 = Int32.min
         var entryTotal = 0
         shapes.withUnsafeBufferPointer { shapeBuffer in
@@ -167,12 +177,9 @@ extension World {
                     boxBuffer[s] = AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1))
                     continue
                 }
-                var box = bodyBox(id: i, slot: s, shapes: shapeBase, vertices: vertexBase)
-                tight[s] = box
-                let d = (dt * vel[s] + dt2 * grav[s]) - shift
-                let spin = abs(angVel[s]) * ext[s] * dt
-                box.lower += minimum(d, .zero) - (margin + spin)
-                box.upper += maximum(d, .zero) + (margin + spin)
+                let tightBox = bodyBox(id: i, slot: s, shapes: shapeBase, vertices: vertexBase)
+                tight[s] = tightBox
+                let box = swept(tightBox, slot: s, shift: shift)
                 boxBuffer[s] = box
                 let c = cellCoord(box, inv: inv)
                 if c.cellCount >= oversizeLimit {
@@ -340,12 +347,7 @@ extension World {
 
         // From here the awake bodies meet static and sleeping ones, which do not move with the sweeping frame: each
         // awake tight box becomes its box swept in the world (the unswept boxes are not needed past this point).
-        for s in 0..<n where boxes[s].lower.x <= boxes[s].upper.x {
-            let d = dt * vel[s] + dt2 * grav[s]
-            let spin = abs(angVel[s]) * ext[s] * dt
-            tight[s].lower += minimum(d, .zero) - (margin + spin)
-            tight[s].upper += maximum(d, .zero) + (margin + spin)
-        }
+        for s in 0..<n where boxes[s].lower.x <= boxes[s].upper.x { tight[s] = swept(tight[s], slot: s, shift: .zero) }
         let worldBoxes = UnsafeBufferPointer(start: UnsafePointer(tight), count: n)
 
         // Awake against static and sleeping bodies (none binned in cells: only the oversize ones, below).

@@ -256,7 +256,9 @@ final class PropertyTests: XCTestCase {
     /// The awake bodies are swept against each other in a frame moving with their mean displacement: a column
     /// falling together lists no pairs among itself, however fast, while its lowest box still meets the floor it
     /// reaches this step (static bodies are met in the world), and two boxes closing on each other while both race
-    /// sideways are listed.
+    /// sideways are listed. (The column's pairs would be dropped by the reach test in any frame; what the frame
+    /// changes is the work, not that list. The floor is the assertion a wrong frame fails: swept in the moving
+    /// frame against a static body, the lowest box misses the floor and falls through it.)
     func test_broadphase_sweepsAwakeBodiesInTheirCommonFrame() throws {
         let world = World()
         world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
@@ -1096,9 +1098,14 @@ final class WideContactTests: XCTestCase {
 
 /// Bulk creation sizes the tables once.
 final class CapacityTests: XCTestCase {
-    /// Every contact is kept in two lists (this step's and last step's) and in its sleeping island: its record is
-    /// held to 96 bytes (the manifold's one-byte point count leaves room for the touching flag; the anchors are
-    /// computed from the point when needed).
+    /// What the narrowphase keeps of last step's contact is 40 bytes, as the memory figures count it.
+    func test_contactHistory_is40Bytes() {
+        XCTAssertEqual(MemoryLayout<ContactHistory>.stride, 40)
+    }
+
+    /// Every contact is kept in the contact list (or its sleeping island), with a 40-byte history of it while the
+    /// narrowphase rebuilds the list: its record is held to 96 bytes (the manifold's one-byte point count leaves
+    /// room for the touching flag; the anchors are computed from the point when needed).
     func test_contactRecord_is96Bytes() {
         XCTAssertEqual(MemoryLayout<Contact>.stride, 96)
         var m = Manifold()
