@@ -19,6 +19,34 @@ struct GridCoord {
     (UInt32(truncatingIfNeeded: y) & 0xFFFF) << 16 | (UInt32(truncatingIfNeeded: x) & 0xFFFF)
 }
 
+/// The incremental broadphase's record of its last full search (World+BroadPhase.swift): the awake bodies' fat
+/// boxes placed by cell over the rectangle of cells in use, what the search assumed of the world, and the bodies
+/// given fresh fat boxes since, whose cell entries are stale.
+@usableFromInline
+struct FatGrid {
+    /// Whether the candidates and fat boxes hold for the world as it was when the search ran (`slotVersion`,
+    /// `version`, the slot counts and the cell size still those of the world) and can be kept up incrementally.
+    @usableFromInline var valid = false
+    /// How many steps in a row have been calm (few bodies fast).
+    @usableFromInline var calmSteps = 0
+    @usableFromInline var slotVersion: UInt64 = 0, version: UInt64 = 0
+    @usableFromInline var awakeCount = 0, count = 0
+    @usableFromInline var cellSize: Float = 0
+    /// The rectangle of cells: its corner (cell coordinates modulo 2¹⁶) and size.
+    @usableFromInline var x0: UInt16 = 0, y0: UInt16 = 0, width = 0, height = 0
+    /// Per cell of the rectangle, row-major: where its run of slots in `slots` ends (the run starts where the
+    /// previous cell's ends).
+    @usableFromInline var ends: [Int32] = []
+    @usableFromInline var slots: [UInt32] = []
+    /// Awake slots whose fat box covers too many cells to be placed in them.
+    @usableFromInline var oversize: [Int32] = []
+    /// Slots given fresh fat boxes since the search, and the same as a flag per slot.
+    @usableFromInline var moved: [Int32] = []
+    @usableFromInline var movedFlag: [Bool] = []
+
+    init() {}
+}
+
 /// A hash grid of static and sleeping bodies: open addressing from cell key to a singly linked list of entries.
 @usableFromInline
 struct StaticGrid {

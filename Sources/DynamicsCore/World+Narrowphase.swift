@@ -61,9 +61,9 @@ extension World {
     /// How far a pair (slots sa and sb, sa of the lower body id) can close this step plus the speculative margin
     /// (`specDist`), the spin part of it, and whether the pair is out of that reach: by bounding circles, and, given
     /// the unswept boxes (`tight`, two awake bodies), by those (a gap wider than the reach along x or y bounds the
-    /// shapes' distance, so no contact point could be kept). The broadphase drops every pair of awake bodies out of
-    /// reach before listing it; the narrowphase computes the reach again for its contacts and rejects the other
-    /// pairs (a body against a static or sleeping one) by their circles, with the same arithmetic.
+    /// shapes' distance, so no contact point could be kept). The broadphase drops the pairs out of reach, two awake
+    /// bodies by both tests, a body against a static or sleeping one by their circles, and hands the narrowphase
+    /// the reach of the others (`pairReach`).
     @inline(__always)
     static func reach(_ sa: Int, _ sb: Int, dt: Float, margin: Float, pos: UnsafeMutablePointer<Vec2>,
                       vel: UnsafeMutablePointer<Vec2>, angVel: UnsafeMutablePointer<Float>, ext: UnsafeMutablePointer<Float>,
@@ -129,7 +129,9 @@ extension World {
         polygonVertices.withUnsafeBufferPointer { pv in
         polygonNormals.withUnsafeBufferPointer { pn in
         history.withUnsafeBufferPointer { old in
-            for key in pairs {
+        pairReach.withUnsafeBufferPointer { reaches in
+            for p in 0..<pairs.count {
+                let key = pairs[p]
                 while oi < oldCount && old[oi].keyHi < key {
                     if old[oi].touching { ended.append(endedEvent(old[oi])) }
                     oi += 1
@@ -139,12 +141,7 @@ extension World {
                 let ia = Int(key >> 32), ib = Int(key & 0xFFFF_FFFF)
                 let sa = Int(slot[ia]), sb = Int(slot[ib])
                 let pA = pos[sa], qA = rot[sa], pB = pos[sb], qB = rot[sb]
-                let (apart, spin, specDist) = World.reach(sa, sb, dt: dt, margin: margin, pos: pos, vel: vel,
-                                                          angVel: angVel, ext: ext, grav: grav, tight: nil)
-                if apart {
-                    for k in oldStart..<oi where old[k].touching { ended.append(endedEvent(old[k])) }
-                    continue
-                }
+                let spin = reaches[p].spin, specDist = reaches[p].specDist
                 let surfaceA = materials[Int(material[ia])], surfaceB = materials[Int(material[ib])]
                 let mixedFriction = (surfaceA.friction * surfaceB.friction).squareRoot()
                 let mixedRestitution = Swift.max(surfaceA.restitution, surfaceB.restitution)
@@ -218,6 +215,7 @@ extension World {
                 if old[oi].touching { ended.append(endedEvent(old[oi])) }
                 oi += 1
             }
+        }
         }
         }
         }

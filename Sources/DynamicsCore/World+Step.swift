@@ -73,8 +73,8 @@ extension World {
     /// pile that follows, and a pile that falls asleep needs none). The contact lists, constraints, wide batches
     /// and cell entries are sized each step for what it needs, with an eighth to spare; a table holding more than
     /// twice that (and past a floor) is given back and sized afresh by the next step, so a steady step never
-    /// reallocates and a count must halve before its table shrinks. Pairs and the colouring's lists, which grow by
-    /// appending, are given back below a quarter of their capacity.
+    /// reallocates and a count must halve before its table shrinks. Pairs, the broadphase's candidates and the
+    /// colouring's lists, which grow by appending, are given back below a quarter of their capacity.
     func releaseUnusedScratch() {
         if bodies.awakeCount == 0 && awakeJoints.isEmpty { releaseScratchAtRest(); return }
         @inline(__always) func spare(_ n: Int) -> Int { n + n / 8 }
@@ -101,7 +101,18 @@ extension World {
         if contactColoured.capacity > 4096 && used * 4 < contactColoured.capacity { contactColoured = [] }
         if contactSorted.count > 4096 && used * 4 < contactSorted.count { contactSorted = [] }
         if contactBodyColours.count > 4096 && used * 8 < contactBodyColours.count { contactBodyColours = [] }
-        if pairs.capacity > 4096 && pairCount * 4 < pairs.capacity { pairs = [] }
+        if pairs.capacity > 4096 && pairCount * 4 < pairs.capacity { pairs = []; pairReach = [] }
+        let candidateCount = candidates.count
+        if candidates.capacity > 4096 && candidateCount * 4 < candidates.capacity { refit(&candidates, capacity: spare(candidateCount)) }
+        if candidateScratch.capacity > 4096 && candidateCount * 4 < candidateScratch.capacity { candidateScratch = [] }
+        if freshCandidates.capacity > 4096 && candidateCount * 4 < freshCandidates.capacity { freshCandidates = [] }
+        // The kept grid's cells, sized by its last full search (kept, as the steps after search them).
+        if fatGrid.slots.capacity > 4096 && fatGrid.slots.count * 4 < fatGrid.slots.capacity {
+            refit(&fatGrid.slots, capacity: fatGrid.slots.count)
+        }
+        if fatGrid.ends.capacity > 4096 && fatGrid.ends.count * 4 < fatGrid.ends.capacity {
+            refit(&fatGrid.ends, capacity: fatGrid.ends.count)
+        }
         // This step's events are the caller's to read: a list a landing wave grew is copied into a small one.
         @inline(__always) func shrink<T>(_ a: inout [T]) {
             if a.capacity > 1024 && a.count * 4 < a.capacity { refit(&a, capacity: a.count) }
@@ -126,8 +137,10 @@ extension World {
         contactHistory = []; constraints.release(); wideContacts.release(); contactColoured = []; contactSorted = []; contactBodies = []
         contactBodyColours = []; contactBodyEntry = []; wideContactColourEnds = []
         contactVelocity.release(); contactPose.release()
-        pairs = []; awakeOversize = []; wakeList = []
+        pairs = []; pairReach = []; awakeOversize = []; wakeList = []
         cellEntries = []; sortScratch = []; sortCounts = []; bucketCounts = []
+        candidates = []; freshCandidates = []; candidateScratch = []; fatGrid = FatGrid()
+        fatBoxes.release()
         unionParent = []; islandMinSleep = []; islandRootIndex = []; islandRoots = []; islandMembers = []
     }
 

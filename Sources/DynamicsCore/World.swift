@@ -55,6 +55,13 @@ struct Contact {
     }
 }
 
+/// How far a pair of bodies can close this step (`World.reach`): the speculative distance and its spin part.
+@usableFromInline
+struct PairReach {
+    @usableFromInline var spin: Float
+    @usableFromInline var specDist: Float
+}
+
 /// What the narrowphase keeps of last step's contact while it rebuilds the contact list in place: its key,
 /// whether it touched, and its points' feature ids and impulses for warm starting (40 bytes; the record is 96).
 @usableFromInline
@@ -107,6 +114,7 @@ public final class World {
     public var settings: WorldSettings {
         didSet {
             settings.requireValid()
+            pairCacheVersion &+= 1
             if settings.gridCellSize != oldValue.gridCellSize { cellSize = 0 }
         }
     }
@@ -202,6 +210,25 @@ public final class World {
     /// The counting sort's bucket counts (cells in use, or body ids).
     @exclusivity(unchecked) @usableFromInline var bucketCounts: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var awakeOversize: [Int32] = []
+    /// The broadphase's kept candidates (World+BroadPhase.swift): each awake body's fat box, by slot (its boxes
+    /// swept in the awake bodies' common frame and in the world, grown by a margin), the candidate pairs, sorted
+    /// (every pair whose fat boxes overlap), the cells of the last full search and the bodies given new fat boxes
+    /// since.
+    @exclusivity(unchecked) @usableFromInline var fatBoxes = Column<AABB>()
+    @exclusivity(unchecked) @usableFromInline var candidates: [UInt64] = []
+    @exclusivity(unchecked) @usableFromInline var freshCandidates: [UInt64] = []
+    @exclusivity(unchecked) @usableFromInline var candidateScratch: [UInt64] = []
+    /// Per pair of `pairs`, how far it can close this step (`World.reach`), for the narrowphase.
+    @exclusivity(unchecked) @usableFromInline var pairReach: [PairReach] = []
+    @exclusivity(unchecked) @usableFromInline var fatGrid = FatGrid()
+    /// Bumped by whatever changes which pairs the candidates must hold besides the bodies' motion: the static grid
+    /// (a body binned or unbinned), the collision classes and matrix, the settings. (Slots moving, bodies created or
+    /// removed, masses set and bodies placed by hand bump `bodies.slotVersion`.)
+    @exclusivity(unchecked) @usableFromInline var pairCacheVersion: UInt64 = 0
+    /// False: every step searches the grid in full (what the incremental broadphase is tested against).
+    @usableFromInline var incrementalBroadphase = true
+    /// How many steps have searched the grid in full (the others kept up the candidates of an earlier search).
+    @usableFromInline var fullSearchCount = 0
     @exclusivity(unchecked) @usableFromInline var wakeList: [Int32] = []
     /// Scratch for polygons in world coordinates (A's vertices, A's normals, B's vertices, B's normals). Immutable
     /// pointers, so the narrowphase reaches them without exclusivity checks.
@@ -279,6 +306,7 @@ public final class World {
         rodPose.free(count: 0)
         contactVelocity.free(count: 0)
         contactPose.free(count: 0)
+        fatBoxes.free(count: 0)
         constraints.free()
         wideContacts.free()
     }
@@ -310,6 +338,7 @@ public final class World {
                 classActive[b] = true
             }
         }
+        pairCacheVersion &+= 1
         // Filtering changed: pairs that no longer collide are dropped by the next narrowphase; sleeping bodies
         // may now meet new partners, so wake everything.
         wakeAll()
@@ -834,6 +863,7 @@ public final class World {
         wakeBody(i)
         if bodies.type(i) == .static { wakeIslandsTouching(body: Int32(i)) }
         bodies.collisionClass[i] = UInt16(cls)
+        pairCacheVersion &+= 1
     }
 
     /// Wakes the body's island (and the body) if it sleeps.

@@ -291,6 +291,76 @@ final class PropertyTests: XCTestCase {
         XCTAssertTrue(y > 705 && y < 716, "the lowest box rests on the floor, at \(y)")
     }
 
+    /// The broadphase keeps its candidate pairs between steps and searches only for the bodies that left their fat
+    /// boxes. A world that does so and one that searches the grid in full every step list the same pairs every step
+    /// and stay identical to the bit, through a pile settling and falling asleep and everything that changes the
+    /// pairs otherwise: a body placed by hand, an impulse, collision classes changed and restored (one to a class
+    /// that meets more bodies, one to none), a body destroyed
+    /// and another created, a body made static and dynamic again, a static body moved, everything woken.
+    func test_broadphase_keptCandidates_listThePairsOfAFullSearch() throws {
+        for seed in UInt64(1)...1 {
+            func make() throws -> (World, [BodyID], BodyID) {
+                let (world, ids) = try randomWorld(seed: seed, count: 300, gravity: true)
+                // Class 2 meets class 1 but not itself: every fifth body.
+                world.setCollisionMatrix(classCount: 3) { a, b in !(a == 2 && b == 2) }
+                for id in ids.enumerated() where id.offset % 5 == 0 { try world.setCollisionClass(id.element, 2) }
+                var post = BodyDefinition(); post.type = .static; post.collisionClass = 1
+                post.position = Vec2(200, 380); post.shapes = [.box(width: 30, height: 30)]
+                return (world, ids, try world.createBody(post))
+            }
+            let (kept, ids, postA) = try make()
+            let (searched, _, postB) = try make()
+            searched.incrementalBroadphase = false
+            func both(_ body: (World, BodyID) throws -> Void) rethrows {
+                try body(kept, postA); try body(searched, postB)
+            }
+            var fresh: [BodyID] = []
+            var promoted: BodyID?
+            for step in 0..<300 {
+                switch step {
+                case 150: try both { w, _ in try w.setTransform(ids[0], origin: Vec2(200, 300), angle: 0.3) }
+                case 170: try both { w, _ in try w.applyImpulse(ids[5], Vec2(40, -60)) }
+                case 190:
+                    // A class-2 body touching another becomes class 1: the two now meet.
+                    let boxes = ids.map { id in kept.bodyBox(id: Int(id.index), slot: Int(kept.bodies.slot[Int(id.index)])) }
+                    let classTwo = ids.indices.filter { $0 % 5 == 0 }
+                    let touching = classTwo.first { a in classTwo.contains { b in b != a && boxes[a].overlaps(boxes[b]) } }
+                    promoted = ids[try XCTUnwrap(touching, "seed \(seed): two class-2 bodies touch")]
+                    try both { w, _ in try w.setCollisionClass(promoted!, 1); try w.setCollisionClass(ids[7], 0) }
+                case 191:
+                    // (Ids are the creation order: the class-2 bodies' are multiples of 5.)
+                    let key = promoted!.index
+                    XCTAssertTrue(kept.lastCandidatePairs.contains { p in
+                        (p.0 == key && p.1 % 5 == 0) || (p.1 == key && p.0 % 5 == 0)
+                    }, "seed \(seed): the promoted body meets its class-2 neighbour")
+                case 200: try both { w, _ in try w.setCollisionClass(promoted!, 2); try w.setCollisionClass(ids[7], 1) }
+                case 210:
+                    try both { w, _ in
+                        try w.destroyBody(ids[10])
+                        fresh.append(try w.createBody(.box(center: Vec2(100, 100), width: 8, height: 8)))
+                    }
+                case 230: both { w, _ in w.setType(ids[12], .static) }
+                case 250: both { w, _ in w.setType(ids[12], .dynamic) }
+                case 270: try both { w, post in try w.setTransform(post, origin: Vec2(260, 380), angle: 0) }
+                case 280: both { w, _ in w.wakeAll() }
+                default: break
+                }
+                kept.step(dt: 1.0 / 60, substeps: 4)
+                searched.step(dt: 1.0 / 60, substeps: 4)
+                let a = kept.lastCandidatePairs, b = searched.lastCandidatePairs
+                XCTAssertTrue(a.elementsEqual(b, by: ==), "seed \(seed) step \(step): \(a.count) pairs against \(b.count)")
+                if !a.elementsEqual(b, by: ==) { return }
+            }
+            for id in ids where id != ids[10] {
+                XCTAssertEqual(kept.origin(of: id), searched.origin(of: id), "seed \(seed): \(id)")
+                XCTAssertEqual(kept.angle(of: id), searched.angle(of: id), "seed \(seed): \(id)")
+            }
+            XCTAssertEqual(fresh.count, 2)
+            XCTAssertEqual(searched.fullSearchCount, 300, "seed \(seed)")
+            XCTAssertLessThan(kept.fullSearchCount, 150, "seed \(seed): the candidates are kept between steps")
+        }
+    }
+
     /// Two clusters far apart leave most of the rectangle of cells in use empty, so the broadphase lists its cell
     /// entries and radix sorts them instead of placing them by cell. One cluster straddles cell 32,767 | 32,768,
     /// where the 16-bit cell coordinates wrap. Every overlapping pair is still a candidate, and the pairs are the
