@@ -82,12 +82,26 @@ func collidePolygons(_ a: WorldPolygon, _ b: WorldPolygon, specDist: Float, line
         if d < minDot { minDot = d; incEdge = j }
     }
     let i2 = incEdge + 1 == inc.count ? 0 : incEdge + 1
-    var v1 = inc.vertices[incEdge]
-    var v2 = inc.vertices[i2]
-    let id1 = UInt32(incEdge), id2 = UInt32(i2)
+    let v1 = inc.vertices[incEdge]
+    let v2 = inc.vertices[i2]
 
     let r1 = ref.vertices[refEdge]
     let r2 = ref.vertices[refEdge + 1 == ref.count ? 0 : refEdge + 1]
+    return clipIncidentEdge(v1, v2, ids: (UInt32(incEdge), UInt32(i2)), reference: (r1, r2), normal: n,
+                            feature: (flip ? 0x10000 : 0) | UInt32(refEdge) << 8, flip: flip, specDist: specDist)
+}
+
+/// The manifold of a reference face (r1 → r2, outward normal `n`) and the incident edge (v1, v2; feature ids
+/// `ids`): the incident edge clipped to the slab of the reference edge, and its ends within `specDist` of the face
+/// kept as points midway between the surfaces. `feature` holds the reference side and edge of the points' ids;
+/// `flip`: the reference face is B's (the normal then points from A to B as −n).
+@inline(__always)
+func clipIncidentEdge(_ incident1: Vec2, _ incident2: Vec2, ids: (UInt32, UInt32), reference: (Vec2, Vec2), normal n: Vec2,
+                      feature featureBase: UInt32, flip: Bool, specDist: Float) -> Manifold {
+    var m = Manifold()
+    var v1 = incident1, v2 = incident2
+    let (id1, id2) = ids
+    let (r1, r2) = reference
     let edge = r2 - r1
     let edgeLength = length(edge)
     guard edgeLength > 0 else { return m }
@@ -104,7 +118,7 @@ func collidePolygons(_ a: WorldPolygon, _ b: WorldPolygon, specDist: Float, line
         var p = ManifoldPoint()
         p.point = v - 0.5 * sep * n
         p.separation = sep
-        p.id = (flip ? 0x10000 : 0) | UInt32(refEdge) << 8 | (v == v1 ? id1 : id2)
+        p.id = featureBase | (v == v1 ? id1 : id2)
         m.normal = flip ? -n : n
         m.points.0 = p
         m.pointCount = 1
@@ -116,7 +130,6 @@ func collidePolygons(_ a: WorldPolygon, _ b: WorldPolygon, specDist: Float, line
     else if s2 > edgeLength { v2 = v1 + (edgeLength - s1) / (s2 - s1) * (v2 - v1) }
 
     let sep1 = dot(v1 - r1, n), sep2 = dot(v2 - r1, n)
-    let featureBase: UInt32 = (flip ? 0x10000 : 0) | UInt32(refEdge) << 8
     var count = 0
     if sep1 <= specDist {
         var p = ManifoldPoint()
@@ -201,4 +214,78 @@ func collideCircles(centerA: Vec2, radiusA: Float, centerB: Vec2, radiusB: Float
     m.points.0 = p
     m.pointCount = 1
     return m
+}
+
+/// A polygon of four vertices in world coordinates, in four lanes: the vertices' x and y and the edge normals' x and
+/// y (edge i runs from vertex i to vertex i + 1). Boxes, the common case, meet each other through `collideQuads`
+/// without writing their world polygons to memory.
+@usableFromInline
+struct WorldQuad {
+    @usableFromInline var x: SIMD4<Float>, y: SIMD4<Float>, nx: SIMD4<Float>, ny: SIMD4<Float>
+
+    @inline(__always) init(x: SIMD4<Float>, y: SIMD4<Float>, nx: SIMD4<Float>, ny: SIMD4<Float>) {
+        self.x = x; self.y = y; self.nx = nx; self.ny = ny
+    }
+
+    /// The four vertices at `vertices` and normals at `normals` (body frame) placed at (p, q): `p + q.rotate(v)`
+    /// and `q.rotate(n)`, lane for lane (the arithmetic of `World.loadPolygon`).
+    @inline(__always)
+    init(vertices: UnsafePointer<Vec2>, normals: UnsafePointer<Vec2>, p: Vec2, q: Rot) {
+        let v = UnsafeRawPointer(vertices), n = UnsafeRawPointer(normals)
+        let v01 = v.loadUnaligned(as: SIMD4<Float>.self), v23 = v.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
+        let n01 = n.loadUnaligned(as: SIMD4<Float>.self), n23 = n.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
+        let lx = SIMD4(lowHalf: v01.evenHalf, highHalf: v23.evenHalf), ly = SIMD4(lowHalf: v01.oddHalf, highHalf: v23.oddHalf)
+        let mx = SIMD4(lowHalf: n01.evenHalf, highHalf: n23.evenHalf), my = SIMD4(lowHalf: n01.oddHalf, highHalf: n23.oddHalf)
+        let c = q.c, s = q.s
+        x = p.x + (c * lx - s * ly)
+        y = p.y + (s * lx + c * ly)
+        nx = c * mx - s * my
+        ny = s * mx + c * my
+    }
+
+    @inline(__always) func vertex(_ i: Int) -> Vec2 { Vec2(x[i], y[i]) }
+    @inline(__always) func normal(_ i: Int) -> Vec2 { Vec2(nx[i], ny[i]) }
+}
+
+/// The first lane holding the smallest (`largest` false) or largest value of `v`.
+@inline(__always)
+func firstExtremeLane(_ v: SIMD4<Float>, largest: Bool) -> (lane: Int, value: Float) {
+    var best = v[0], lane = 0
+    for i in 1..<4 where largest ? v[i] > best : v[i] < best { best = v[i]; lane = i }
+    return (lane, best)
+}
+
+/// `findMaxSeparation` of two quads: for each edge of `p` (a lane), the smallest signed distance of `q`'s vertices
+/// to it, the same sums as there; the edge with the largest, the first on a tie.
+@inline(__always)
+func findMaxSeparation(_ p: WorldQuad, _ q: WorldQuad) -> (edge: Int, separation: Float) {
+    var smallest = p.nx * (q.x[0] - p.x) + p.ny * (q.y[0] - p.y)
+    for j in 1..<4 {
+        let d = p.nx * (q.x[j] - p.x) + p.ny * (q.y[j] - p.y)
+        smallest = smallest.replacing(with: d, where: d .< smallest)
+    }
+    let (edge, separation) = firstExtremeLane(smallest, largest: true)
+    return (edge, separation)
+}
+
+/// `collidePolygons` for two quads, with its arithmetic step for step (the same manifold, to the bit).
+@inline(__always)
+func collideQuads(_ a: WorldQuad, _ b: WorldQuad, specDist: Float, linearSlop: Float) -> Manifold {
+    let (edgeA, sepA) = findMaxSeparation(a, b)
+    if sepA > specDist { return Manifold() }
+    let (edgeB, sepB) = findMaxSeparation(b, a)
+    if sepB > specDist { return Manifold() }
+
+    let flip = sepB > sepA + 0.1 * linearSlop
+    let ref = flip ? b : a
+    let inc = flip ? a : b
+    let refEdge = flip ? edgeB : edgeA
+    let n = ref.normal(refEdge)
+
+    // Incident edge: the edge of `inc` most anti-parallel to the reference normal (`dot(n, normal)`, lane by lane).
+    let incEdge = firstExtremeLane(n.x * inc.nx + n.y * inc.ny, largest: false).lane
+    let i2 = (incEdge + 1) & 3
+    return clipIncidentEdge(inc.vertex(incEdge), inc.vertex(i2), ids: (UInt32(incEdge), UInt32(i2)),
+                            reference: (ref.vertex(refEdge), ref.vertex((refEdge + 1) & 3)), normal: n,
+                            feature: (flip ? 0x10000 : 0) | UInt32(refEdge) << 8, flip: flip, specDist: specDist)
 }

@@ -123,8 +123,11 @@ extension World {
         let awakeCount = bodies.awakeCount
         var oi = 0
         let oldCount = history.count
-        // The shape (by index in `shapes`) whose world polygon the scratch holds, or −1.
+        // The shape (by index in `shapes`) whose world polygon the scratch holds, or −1; and the shape whose world
+        // quad `worldQuadA` holds (pairs are sorted by their first body, so consecutive pairs often share it).
         var loadedA = -1
+        var quadA = -1
+        var worldQuadA = WorldQuad(x: .zero, y: .zero, nx: .zero, ny: .zero)
 
         polygonVertices.withUnsafeBufferPointer { pv in
         polygonNormals.withUnsafeBufferPointer { pn in
@@ -152,9 +155,22 @@ extension World {
                     let shapeA = shapes[startA + la]
                     for lb in 0..<countB {
                         let shapeB = shapes[startB + lb]
-                        var m = World.collide(shapeA, pA, qA, shapeB, pB, qB, specDist: specDist, linearSlop: slop,
+                        var m: Manifold
+                        if shapeA.kind == .polygon && shapeB.kind == .polygon && shapeA.vertexCount == 4 && shapeB.vertexCount == 4 {
+                            // Two quads (boxes) meet in registers.
+                            if quadA != startA + la {
+                                let vs = Int(shapeA.vertexStart)
+                                worldQuadA = WorldQuad(vertices: pv.baseAddress! + vs, normals: pn.baseAddress! + vs, p: pA, q: qA)
+                                quadA = startA + la
+                            }
+                            let vs = Int(shapeB.vertexStart)
+                            let worldQuadB = WorldQuad(vertices: pv.baseAddress! + vs, normals: pn.baseAddress! + vs, p: pB, q: qB)
+                            m = collideQuads(worldQuadA, worldQuadB, specDist: specDist, linearSlop: slop)
+                        } else {
+                            m = World.collide(shapeA, pA, qA, shapeB, pB, qB, specDist: specDist, linearSlop: slop,
                                               scratch: scratch, aLoaded: loadedA == startA + la, vertices: pv, normals: pn)
-                        if shapeA.kind != .circle { loadedA = startA + la }
+                            if shapeA.kind != .circle { loadedA = startA + la }
+                        }
                         // The speculative reach used above bounds the approach in any direction; keep the contact
                         // only if the pair can close its gap along this normal within the step, so items moving past
                         // each other do not fill the solver with contacts that cannot touch.

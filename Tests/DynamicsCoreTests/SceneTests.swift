@@ -208,8 +208,9 @@ final class PropertyTests: XCTestCase {
         }
     }
 
-    /// The narrowphase keeps the first body's world polygon between consecutive pairs that share it; every
-    /// manifold equals the one computed from scratch (boxes, circles and walls, to the bit).
+    /// The narrowphase keeps the first body's world polygon (or quad) between consecutive pairs that share it, and
+    /// meets two boxes in registers (`collideQuads`); every manifold equals the one computed from scratch by the
+    /// general polygon path (boxes, circles and walls, to the bit).
     func test_narrowphase_reusingTheFirstPolygon_givesTheManifoldsComputedAfresh() throws {
         for seed in UInt64(1)...3 {
             let (world, _) = try randomWorld(seed: seed, count: 300, gravity: true)
@@ -251,6 +252,55 @@ final class PropertyTests: XCTestCase {
             XCTAssertGreaterThan(compared, 100, "seed \(seed)")
             XCTAssertGreaterThan(shared, 20, "seed \(seed): consecutive contacts share their first body")
         }
+    }
+
+    /// Two quads meet in registers with `collidePolygons`'s arithmetic: on boxes of random sizes and angles, apart,
+    /// touching and overlapping, every manifold (normal, points, separations, feature ids) equals the general
+    /// path's, to the bit.
+    func test_collideQuads_givesTheGeneralPolygonManifold() throws {
+        var rng = Rng(s: 7)
+        let world = World()
+        var compared = 0, withPoints = 0
+        let scratch = UnsafeMutablePointer<Vec2>.allocate(capacity: 4 * maxPolygonVertices)
+        defer { scratch.deallocate() }
+        let boxes = try (0..<40).map { _ in
+            try world.createBody(.box(center: .zero, width: 4 + rng.unit() * 20, height: 4 + rng.unit() * 20))
+        }
+        world.polygonVertices.withUnsafeBufferPointer { pv in
+        world.polygonNormals.withUnsafeBufferPointer { pn in
+            for k in 0..<2000 {
+                let a = world.shapes[Int(world.bodies.shapeStart[Int(boxes[k % 40].index)])]
+                let b = world.shapes[Int(world.bodies.shapeStart[Int(boxes[(k * 7 + 3) % 40].index)])]
+                var pA = Vec2(rng.unit() * 10, rng.unit() * 10), qA = Rot(angle: rng.unit() * 7)
+                var qB = Rot(angle: rng.unit() * 7)
+                var pB = pA + Vec2(rng.unit() * 40 - 20, rng.unit() * 40 - 20)
+                if k % 4 == 0 {
+                    // Unrotated and on the diagonal, on whole points: faces exactly parallel, and two edges of a box
+                    // equally far (ties between edges, first one wins).
+                    let d = Float(Int(rng.unit() * 30) - 15)
+                    pA = Vec2(Float(k % 7), Float(k % 5)); qA = .identity; qB = .identity
+                    pB = pA + Vec2(d, k % 8 == 0 ? d : -d)
+                }
+                let general = World.collide(a, pA, qA, b, pB, qB, specDist: 2, linearSlop: 0.5, scratch: scratch,
+                                            aLoaded: false, vertices: pv, normals: pn)
+                let va = Int(a.vertexStart), vb = Int(b.vertexStart)
+                let quads = collideQuads(WorldQuad(vertices: pv.baseAddress! + va, normals: pn.baseAddress! + va, p: pA, q: qA),
+                                         WorldQuad(vertices: pv.baseAddress! + vb, normals: pn.baseAddress! + vb, p: pB, q: qB),
+                                         specDist: 2, linearSlop: 0.5)
+                XCTAssertEqual(quads.pointCount, general.pointCount, "pair \(k)")
+                XCTAssertEqual(quads.normal, general.normal, "pair \(k)")
+                for i in 0..<min(quads.pointCount, general.pointCount) {
+                    XCTAssertEqual(quads[i].point, general[i].point, "pair \(k) point \(i)")
+                    XCTAssertEqual(quads[i].separation, general[i].separation, "pair \(k) point \(i)")
+                    XCTAssertEqual(quads[i].id, general[i].id, "pair \(k) point \(i)")
+                }
+                compared += 1
+                if general.pointCount > 0 { withPoints += 1 }
+            }
+        }
+        }
+        XCTAssertEqual(compared, 2000)
+        XCTAssertGreaterThan(withPoints, 300, "many of the pairs touch or nearly do")
     }
 
     /// The awake bodies are swept against each other in a frame moving with their mean displacement: a column
