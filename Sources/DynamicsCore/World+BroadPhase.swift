@@ -758,24 +758,36 @@ extension World {
         list.removeLast(list.count - kept)
     }
 
-    /// Merges the sorted `fresh` pairs into the sorted, unique `candidates`, keeping them unique.
+    /// Merges the sorted `fresh` pairs (repeats allowed) into the sorted, unique `candidates`, keeping them unique:
+    /// in place, from the back, so no second list is kept.
     func mergeCandidates(_ candidates: inout [UInt64], _ fresh: [UInt64]) {
-        var merged = candidateScratch; candidateScratch = []
-        merged.removeAll(keepingCapacity: true)
-        merged.reserveCapacity(candidates.count + fresh.count)
-        candidates.withUnsafeBufferPointer { a in
-        fresh.withUnsafeBufferPointer { b in
-            var i = 0, j = 0
-            var last = UInt64.max
-            while i < a.count || j < b.count {
-                let next: UInt64
-                if j == b.count || (i < a.count && a[i] <= b[j]) { next = a[i]; i += 1 } else { next = b[j]; j += 1 }
-                if next != last { merged.append(next); last = next }
+        let oldCount = candidates.count
+        candidates.append(contentsOf: repeatElement(0, count: fresh.count))
+        let kept = candidates.withUnsafeMutableBufferPointer { a -> Int in
+            fresh.withUnsafeBufferPointer { b -> Int in
+                var i = oldCount - 1, j = b.count - 1, w = a.count - 1
+                while j >= 0 {
+                    let next: UInt64
+                    if i >= 0 && a[i] >= b[j] {
+                        next = a[i]
+                        if a[i] == b[j] { j -= 1 }
+                        i -= 1
+                    } else {
+                        next = b[j]; j -= 1
+                    }
+                    if w + 1 < a.count && a[w + 1] == next { continue }   // a repeat of the one written last
+                    a[w] = next; w -= 1
+                }
+                // The candidates below i are in place; the merged run starts at w + 1, leaving a gap if repeats were
+                // dropped: close it.
+                let gap = w - i
+                if gap > 0 {
+                    for k in (w + 1)..<a.count { a[k - gap] = a[k] }
+                }
+                return a.count - gap
             }
         }
-        }
-        swap(&candidates, &merged)
-        candidateScratch = merged
+        candidates.removeLast(candidates.count - kept)
     }
 
     @inline(__always) func queryStaticGrid(box: AABB, coord c: GridCoord, body i: Int, inv: Float, classOf: [UInt16],

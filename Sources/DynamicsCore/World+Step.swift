@@ -104,7 +104,6 @@ extension World {
         if pairs.capacity > 4096 && pairCount * 4 < pairs.capacity { pairs = []; pairReach = [] }
         let candidateCount = candidates.count
         if candidates.capacity > 4096 && candidateCount * 4 < candidates.capacity { refit(&candidates, capacity: spare(candidateCount)) }
-        if candidateScratch.capacity > 4096 && candidateCount * 4 < candidateScratch.capacity { candidateScratch = [] }
         if freshCandidates.capacity > 4096 && candidateCount * 4 < freshCandidates.capacity { freshCandidates = [] }
         // The kept grid's cells, sized by its last full search (kept, as the steps after search them).
         if fatGrid.slots.capacity > 4096 && fatGrid.slots.count * 4 < fatGrid.slots.capacity {
@@ -139,7 +138,7 @@ extension World {
         contactVelocity.release(); contactPose.release()
         pairs = []; pairReach = []; awakeOversize = []; wakeList = []
         cellEntries = []; sortScratch = []; sortCounts = []; bucketCounts = []
-        candidates = []; freshCandidates = []; candidateScratch = []; fatGrid = FatGrid()
+        candidates = []; freshCandidates = []; fatGrid = FatGrid()
         fatBoxes.release()
         unionParent = []; islandMinSleep = []; islandRootIndex = []; islandRoots = []; islandMembers = []
     }

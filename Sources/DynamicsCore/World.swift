@@ -217,7 +217,6 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var fatBoxes = Column<AABB>()
     @exclusivity(unchecked) @usableFromInline var candidates: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var freshCandidates: [UInt64] = []
-    @exclusivity(unchecked) @usableFromInline var candidateScratch: [UInt64] = []
     /// Per pair of `pairs`, how far it can close this step (`World.reach`), for the narrowphase.
     @exclusivity(unchecked) @usableFromInline var pairReach: [PairReach] = []
     @exclusivity(unchecked) @usableFromInline var fatGrid = FatGrid()

@@ -411,6 +411,20 @@ final class PropertyTests: XCTestCase {
         }
     }
 
+    /// The kept candidates take a step's new pairs by a merge in place: the result is the sorted union, without
+    /// repeats, whatever the repeats among the new pairs and the overlap with the kept ones.
+    func test_mergeCandidates_isTheSortedUnion() {
+        let world = World()
+        var rng = Rng(s: 11)
+        for trial in 0..<200 {
+            let kept = Array(Set((0..<Int(rng.unit() * 60)).map { _ in UInt64(rng.unit() * 100) })).sorted()
+            let fresh = (0..<Int(rng.unit() * 20)).map { _ in UInt64(rng.unit() * 100) }.sorted()
+            var merged = kept
+            world.mergeCandidates(&merged, fresh)
+            XCTAssertEqual(merged, Array(Set(kept).union(fresh)).sorted(), "trial \(trial)")
+        }
+    }
+
     /// Two clusters far apart leave most of the rectangle of cells in use empty, so the broadphase lists its cell
     /// entries and radix sorts them instead of placing them by cell. One cluster straddles cell 32,767 | 32,768,
     /// where the 16-bit cell coordinates wrap. Every overlapping pair is still a candidate, and the pairs are the
