@@ -97,7 +97,14 @@ extension World {
         var wakeList = self.wakeList; self.wakeList = []
         history.removeAll(keepingCapacity: true)
         if history.capacity < contacts.count { history.reserveCapacity(contacts.count + contacts.count / 8) }
-        contacts.withUnsafeBufferPointer { history.append(contentsOf: $0.lazy.map(ContactHistory.init)) }
+        // (A loop over raw storage: appending a lazily mapped sequence costs several times as much per record.)
+        let recorded = contacts.count
+        history.append(contentsOf: repeatElement(ContactHistory.empty, count: recorded))
+        contacts.withUnsafeBufferPointer { cs in
+            history.withUnsafeMutableBufferPointer { hs in
+                for k in 0..<recorded { hs[k] = ContactHistory(cs[k]) }
+            }
+        }
         contacts.removeAll(keepingCapacity: true)
         // At most one contact per candidate pair of one-shape bodies: sized for that at once, with an eighth to spare.
         let pairCount = self.pairs.count
@@ -127,6 +134,8 @@ extension World {
         // quad `worldQuadA` holds (pairs are sorted by their first body, so consecutive pairs often share it).
         var loadedA = -1
         var quadA = -1
+        var mixedOf: (Int32, Int32) = (.min, .min)
+        var mixedFriction: Float = 0, mixedRestitution: Float = 0
         var worldQuadA = WorldQuad(x: .zero, y: .zero, nx: .zero, ny: .zero)
 
         polygonVertices.withUnsafeBufferPointer { pv in
@@ -145,9 +154,15 @@ extension World {
                 let sa = Int(slot[ia]), sb = Int(slot[ib])
                 let pA = pos[sa], qA = rot[sa], pB = pos[sb], qB = rot[sb]
                 let spin = reaches[p].spin, specDist = reaches[p].specDist
-                let surfaceA = materials[Int(material[ia])], surfaceB = materials[Int(material[ib])]
-                let mixedFriction = (surfaceA.friction * surfaceB.friction).squareRoot()
-                let mixedRestitution = Swift.max(surfaceA.restitution, surfaceB.restitution)
+                // The mixed friction and restitution of the last pair of materials, kept: consecutive pairs (and
+                // most pairs of a scene) share their materials.
+                let materialA = material[ia], materialB = material[ib]
+                if materialA != mixedOf.0 || materialB != mixedOf.1 {
+                    let surfaceA = materials[Int(materialA)], surfaceB = materials[Int(materialB)]
+                    mixedFriction = (surfaceA.friction * surfaceB.friction).squareRoot()
+                    mixedRestitution = Swift.max(surfaceA.restitution, surfaceB.restitution)
+                    mixedOf = (materialA, materialB)
+                }
                 let startA = Int(shapeStart[ia]), countA = Int(shapeCount[ia])
                 let startB = Int(shapeStart[ib]), countB = Int(shapeCount[ib])
                 var anyPoints = false

@@ -77,6 +77,11 @@ struct ContactHistory {
     @usableFromInline var normalImpulse1: Float
     @usableFromInline var tangentImpulse1: Float
 
+    /// A placeholder, overwritten before it is read.
+    @inline(__always) static var empty: ContactHistory {
+        ContactHistory(Contact(keyHi: 0, keyLo: 0, manifold: Manifold(), friction: 0, restitution: 0, touching: false))
+    }
+
     @inline(__always) init(_ c: Contact) {
         keyHi = c.keyHi; keyLo = c.keyLo; touching = c.touching; pointCount = c.manifold.storedPointCount
         let p0 = c.manifold.points.0, p1 = c.manifold.points.1
