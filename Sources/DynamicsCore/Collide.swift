@@ -60,11 +60,10 @@ func findMaxSeparationScalar(_ p: WorldPolygon, _ q: WorldPolygon) -> (edge: Int
 /// Polygon–polygon (and segment) manifold by the separating axis test and reference-face clipping.
 @usableFromInline
 func collidePolygons(_ a: WorldPolygon, _ b: WorldPolygon, specDist: Float, linearSlop: Float) -> Manifold {
-    var m = Manifold()
     let (edgeA, sepA) = findMaxSeparation(a, b)
-    if sepA > specDist { return m }
+    if sepA > specDist { return Manifold() }
     let (edgeB, sepB) = findMaxSeparation(b, a)
-    if sepB > specDist { return m }
+    if sepB > specDist { return Manifold() }
 
     // Prefer A as the reference unless B's face is clearly better; the tolerance keeps the choice from
     // flickering between steps for nearly parallel faces.

@@ -160,7 +160,6 @@ extension World {
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, ext = bodies.extent.base
         let grav = bodies.gravity.base, bodyIndex = bodies.bodyIndex.base, pos = bodies.position.base
         let classOf = bodies.collisionClass
-        let active = classActive
         // The awake slots' swept boxes are written over the first n of the box column; the static and sleeping
         // bodies' binned boxes follow, at their slots.
         let boxBuffer = UnsafeMutableBufferPointer(start: bodies.box.base, count: bodies.count)

@@ -126,7 +126,7 @@ extension World {
         let endTouch = 3 * slop          // and ends above this (hysteresis against flicker)
         let margin = settings.speculativeDistance
         let pos = bodies.position.base, rot = bodies.rotation.base, vel = bodies.velocity.base
-        let angVel = bodies.angularVelocity.base, ext = bodies.extent.base, grav = bodies.gravity.base
+        let angVel = bodies.angularVelocity.base, grav = bodies.gravity.base
         let awakeCount = bodies.awakeCount
         var oi = 0
         let oldCount = history.count
