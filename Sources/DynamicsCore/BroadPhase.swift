@@ -1,8 +1,11 @@
 // Uniform-grid broadphase.
 //
-// Awake bodies are binned afresh every step: each emits (cell, slot) entries for the cells its swept box covers,
-// the entries are radix-sorted, and every run of equal cells is tested pairwise. Static and sleeping bodies live in
-// a persistent hash grid that changes only when a body is added, removed, falls asleep or wakes. A pair of boxes
+// While bodies move, awake bodies are binned afresh every step: each emits (cell, slot) entries for the cells its
+// swept box covers, the entries are placed by cell (or radix-sorted), and every run of equal cells is tested
+// pairwise. Once a scene is calm the cells of one such search, made with fat boxes, are kept with its candidate
+// pairs, and later steps search only for the bodies that left their fat boxes (`FatGrid`, World+BroadPhase.swift).
+// Static and sleeping bodies live in a persistent hash grid that changes only when a body is added, removed, falls
+// asleep or wakes. A pair of boxes
 // can share several cells; it is reported only from the cell that holds the corner (max of the two lower corners),
 // which every box of the pair covers, so no de-duplication pass is needed. Cell coordinates wrap at 2^16, which
 // aliases far-away cells (harmless: the box test rejects them) and keeps keys 32-bit.
