@@ -65,9 +65,7 @@ func collidePolygons(_ a: WorldPolygon, _ b: WorldPolygon, specDist: Float, line
     let (edgeB, sepB) = findMaxSeparation(b, a)
     if sepB > specDist { return Manifold() }
 
-    // Prefer A as the reference unless B's face is clearly better; the tolerance keeps the choice from
-    // flickering between steps for nearly parallel faces.
-    let flip = sepB > sepA + 0.1 * linearSlop
+    let flip = referenceIsB(sepA, sepB, linearSlop: linearSlop)
     let ref = flip ? b : a
     let inc = flip ? a : b
     let refEdge = flip ? edgeB : edgeA
@@ -89,6 +87,11 @@ func collidePolygons(_ a: WorldPolygon, _ b: WorldPolygon, specDist: Float, line
     return clipIncidentEdge(v1, v2, ids: (UInt32(incEdge), UInt32(i2)), reference: (r1, r2), normal: n,
                             feature: (flip ? 0x10000 : 0) | UInt32(refEdge) << 8, flip: flip, specDist: specDist)
 }
+
+/// Whether B's face (at separation `sepB`) is the reference rather than A's (at `sepA`): A is preferred unless B's
+/// is clearly better; the tolerance keeps the choice from flickering between steps for nearly parallel faces.
+@inline(__always)
+func referenceIsB(_ sepA: Float, _ sepB: Float, linearSlop: Float) -> Bool { sepB > sepA + 0.1 * linearSlop }
 
 /// The manifold of a reference face (r1 → r2, outward normal `n`) and the incident edge (v1, v2; feature ids
 /// `ids`): the incident edge clipped to the slab of the reference edge, and its ends within `specDist` of the face
@@ -275,7 +278,7 @@ func collideQuads(_ a: WorldQuad, _ b: WorldQuad, specDist: Float, linearSlop: F
     let (edgeB, sepB) = findMaxSeparation(b, a)
     if sepB > specDist { return Manifold() }
 
-    let flip = sepB > sepA + 0.1 * linearSlop
+    let flip = referenceIsB(sepA, sepB, linearSlop: linearSlop)
     let ref = flip ? b : a
     let inc = flip ? a : b
     let refEdge = flip ? edgeB : edgeA

@@ -30,10 +30,15 @@ extension World {
     /// `bodyBox(id:slot:)` over the shape and vertex tables' storage (a loop over many bodies takes them once).
     @inline(__always) func bodyBox(id i: Int, slot s: Int, shapes sh: UnsafePointer<ShapeRecord>,
                                    vertices pv: UnsafePointer<Vec2>?) -> AABB {
-        let p = bodies.position[s], q = bodies.rotation[s]
+        World.tightBox(position: bodies.position[s], rotation: bodies.rotation[s], shapes: sh + Int(bodies.shapeStart[i]),
+                       count: Int(bodies.shapeCount[i]), vertices: pv)
+    }
+
+    /// The tight box of the `count` shapes at `shapes` placed at (p, q).
+    @inline(__always) static func tightBox(position p: Vec2, rotation q: Rot, shapes sh: UnsafePointer<ShapeRecord>,
+                                           count n: Int, vertices pv: UnsafePointer<Vec2>?) -> AABB {
         var lo = Vec2(repeating: .greatestFiniteMagnitude), hi = Vec2(repeating: -.greatestFiniteMagnitude)
-        let start = Int(bodies.shapeStart[i]), n = Int(bodies.shapeCount[i])
-        for k in start..<(start + n) {
+        for k in 0..<n {
             let shape = sh[k]
             switch shape.kind {
             case .circle:
@@ -271,7 +276,12 @@ extension World {
                 fatBoxes.reserve(n, count: 0)
                 let fat = fatBoxes.base
                 for s in 0..<n { fat[s] = isActive(s) ? fatBox(s) : AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1)) }
-                kept = fullSearch(n: n, grid: &grid, candidates: &candidates, fat: fat, staticPairs: staticPairs)
+                kept = fullSearch(n: n, grid: &grid, candidates: &candidates, fat: fat)
+                if kept {
+                    for s in 0..<n where isActive(s) { staticPairs(s, fat[s], &candidates) }
+                    sortPairs(&candidates)
+                    dropRepeats(&candidates)
+                }
             }
             if kept {
                 grid.slotVersion = bodies.slotVersion; grid.version = pairCacheVersion
@@ -416,28 +426,8 @@ extension World {
                     box[s] = AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1))
                     continue
                 }
-                // `bodyBox(id:slot:)`, over the local buffers.
-                let p = pos[s], q = rot[s]
-                var lo = Vec2(repeating: .greatestFiniteMagnitude), hi = Vec2(repeating: -.greatestFiniteMagnitude)
-                let start = Int(shapeStart[i]), count = Int(shapeCount[i])
-                for k in start..<(start + count) {
-                    let shape = sh[k]
-                    switch shape.kind {
-                    case .circle:
-                        let c = p + q.rotate(shape.p0)
-                        lo = minimum(lo, c - shape.radius); hi = maximum(hi, c + shape.radius)
-                    case .segment:
-                        let a = p + q.rotate(shape.p0), b = p + q.rotate(shape.p1)
-                        lo = minimum(lo, minimum(a, b)); hi = maximum(hi, maximum(a, b))
-                    case .polygon:
-                        let vs = Int(shape.vertexStart)
-                        for v in vs..<(vs + Int(shape.vertexCount)) {
-                            let w = p + q.rotate(pv[v])
-                            lo = minimum(lo, w); hi = maximum(hi, w)
-                        }
-                    }
-                }
-                let tightBox = AABB(lower: lo, upper: hi)
+                let tightBox = World.tightBox(position: pos[s], rotation: rot[s], shapes: sh.baseAddress! + Int(shapeStart[i]),
+                                              count: Int(shapeCount[i]), vertices: pv.baseAddress)
                 tight[s] = tightBox
                 box[s] = sweep.swept(tightBox, slot: s, shift: sweep.shift)
                 if lengthSquared(sweep.vel[s]) >= slowSpeed2 { fast += 1 }
@@ -534,23 +524,15 @@ extension World {
         dropRepeats(&pairs)
     }
 
-    /// The full search of a calm scene: every pair of awake bodies whose fat boxes (`fat`) overlap, and every awake
-    /// body against the static and sleeping bodies whose boxes overlap its fat box, into `candidates`, sorted and
-    /// unique. The bodies are placed into `grid`'s cells for the steps after to search. Returns false, having
-    /// listed nothing, when the cells in use do not span a small rectangle (sparse clusters): such a scene is
-    /// searched every step.
+    /// The full search of a calm scene: every pair of awake bodies whose fat boxes (`fat`) overlap, appended to
+    /// `candidates` (unsorted; the caller adds the static pairs and sorts). The bodies are placed into `grid`'s cells
+    /// for the steps after to search. Returns false, having listed nothing, when the cells in use do not span a small
+    /// rectangle (sparse clusters): such a scene is searched every step.
     @inline(__always)
-    func fullSearch(n: Int, grid: inout FatGrid, candidates: inout [UInt64], fat: UnsafeMutablePointer<AABB>,
-                    staticPairs: (Int, AABB, inout [UInt64]) -> Void) -> Bool {
+    func fullSearch(n: Int, grid: inout FatGrid, candidates: inout [UInt64], fat: UnsafeMutablePointer<AABB>) -> Bool {
         let fatBoxes = UnsafeBufferPointer(start: UnsafePointer(fat), count: n)
         grid.oversize.removeAll(keepingCapacity: true)
-        guard searchGrid(n: n, boxes: fatBoxes, into: &candidates, keep: &grid, accept: { _, _, _, _ in true }) else {
-            return false
-        }
-        for s in 0..<n where fatBoxes[s].lower.x <= fatBoxes[s].upper.x { staticPairs(s, fatBoxes[s], &candidates) }
-        sortPairs(&candidates)
-        dropRepeats(&candidates)
-        return true
+        return searchGrid(n: n, boxes: fatBoxes, into: &candidates, keep: &grid, accept: { _, _, _, _ in true })
     }
 
     /// Pairs of awake bodies whose boxes (`boxes`, by slot; empty for a body that collides with nothing) overlap and
