@@ -172,6 +172,16 @@ struct StepTable<Element>: RandomAccessCollection {
         count += 1
     }
 
+    /// Makes room for `n` more elements and counts them in; returns the first one's address. The caller
+    /// initializes all `n` before anything reads them (the element types are plain values).
+    @usableFromInline mutating func extend(by n: Int) -> UnsafeMutablePointer<Element> {
+        reclaim()
+        storage.reserve(count + n, count: count)
+        let first = storage.base + count
+        count += n
+        return first
+    }
+
     @usableFromInline func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: storage.base, count: count))
     }

@@ -245,6 +245,9 @@ extension World {
             colourStart = end
         }
         if wideContacts.capacity < batchCount { wideContacts.reserveCapacity(batchCount + batchCount / 8) }
+        // Each batch is written in place (appending one by one copies each 720-byte batch through the stack).
+        let firstBatch = wideContacts.count
+        let batchOut = wideContacts.extend(by: batchCount)
         wideContactColourEnds.removeAll(keepingCapacity: true)
         let awake = bodies.awakeCount
         let slot = bodies.slot
@@ -256,12 +259,12 @@ extension World {
         contactBodyEntry.withUnsafeBufferPointer { entry in
         contactSorted.withUnsafeBufferPointer { sorted in
         contactColoured.withUnsafeMutableBufferPointer { place in
-            var k = 0
+            var k = 0, built = 0
             for colour in 0..<64 {
                 let end = contactColourStart[colour]
                 while k < end {
                     let lanes = Swift.min(4, end - k)
-                    let index = wideContacts.count
+                    let index = firstBatch + built
                     for j in 0..<4 {
                         guard j < lanes else { (lane + j).initialize(to: ContactLanes.Lane()); continue }
                         let ci = Int(sorted[k + j])
@@ -273,12 +276,15 @@ extension World {
                             pos: pos, rot: rot, invMass: invMass, invI: invI))
                     }
                     k += lanes
-                    wideContacts.append(ContactLanes(lanes: lane).batch(contactSoft: contactSoft, staticSoft: staticSoft))
+                    (batchOut + built).initialize(to: ContactLanes(lanes: lane).batch(contactSoft: contactSoft,
+                                                                                      staticSoft: staticSoft))
+                    built += 1
                 }
-                if wideContacts.count > Int(wideContactColourEnds.last ?? 0) {
-                    wideContactColourEnds.append(Int32(wideContacts.count))
+                if firstBatch + built > Int(wideContactColourEnds.last ?? 0) {
+                    wideContactColourEnds.append(Int32(firstBatch + built))
                 }
             }
+            assert(built == batchCount, "built \(built) contact batches where \(batchCount) were counted")
         }
         }
         }

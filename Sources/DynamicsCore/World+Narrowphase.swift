@@ -95,11 +95,16 @@ extension World {
         var ended = self.contactEndedEvents; self.contactEndedEvents = []
         var began = self.contactBeganEvents; self.contactBeganEvents = []
         var wakeList = self.wakeList; self.wakeList = []
-        history.removeAll(keepingCapacity: true)
-        if history.capacity < contacts.count { history.reserveCapacity(contacts.count + contacts.count / 8) }
-        // (A loop over raw storage: appending a lazily mapped sequence costs several times as much per record.)
+        // The history keeps its length between steps and is only grown or cut to this step's count, then written
+        // over by a loop over raw storage (appending placeholders, or a lazily mapped sequence, costs several times
+        // as much per record).
         let recorded = contacts.count
-        history.append(contentsOf: repeatElement(ContactHistory.empty, count: recorded))
+        if history.count > recorded {
+            history.removeLast(history.count - recorded)
+        } else if history.count < recorded {
+            if history.capacity < recorded { history.reserveCapacity(recorded + recorded / 8) }
+            history.append(contentsOf: repeatElement(ContactHistory.empty, count: recorded - history.count))
+        }
         contacts.withUnsafeBufferPointer { cs in
             history.withUnsafeMutableBufferPointer { hs in
                 for k in 0..<recorded { hs[k] = ContactHistory(cs[k]) }
@@ -110,9 +115,7 @@ extension World {
         let pairCount = self.pairs.count
         if contacts.capacity < pairCount { contacts.reserveCapacity(pairCount + pairCount / 8) }
         wakeList.removeAll(keepingCapacity: true)
-        let pairs = self.pairs, shapes = self.shapes
-        let slot = bodies.slot, generation = bodies.generation, material = bodies.material, materials = bodies.materials
-        let shapeStart = bodies.shapeStart, shapeCount = bodies.shapeCount
+        let generation = bodies.generation, materials = bodies.materials
         let sleepingIsland = bodies.sleepingIsland
         @inline(__always) func endedEvent(_ c: ContactHistory) -> ContactEndedEvent {
             let a = Int(c.keyHi >> 32), b = Int(c.keyHi & 0xFFFF_FFFF)
@@ -138,6 +141,13 @@ extension World {
         var mixedFriction: Float = 0, mixedRestitution: Float = 0
         var worldQuadA = WorldQuad(x: .zero, y: .zero, nx: .zero, ny: .zero)
 
+        // The columns read per pair, as raw buffers (no bounds checks in the loop).
+        self.pairs.withUnsafeBufferPointer { pairs in
+        self.shapes.withUnsafeBufferPointer { shapes in
+        bodies.slot.withUnsafeBufferPointer { slot in
+        bodies.material.withUnsafeBufferPointer { material in
+        bodies.shapeStart.withUnsafeBufferPointer { shapeStart in
+        bodies.shapeCount.withUnsafeBufferPointer { shapeCount in
         polygonVertices.withUnsafeBufferPointer { pv in
         polygonNormals.withUnsafeBufferPointer { pn in
         history.withUnsafeBufferPointer { old in
@@ -246,6 +256,12 @@ extension World {
                 if old[oi].touching { ended.append(endedEvent(old[oi])) }
                 oi += 1
             }
+        }
+        }
+        }
+        }
+        }
+        }
         }
         }
         }
