@@ -367,8 +367,10 @@ extension World {
     }
 
     /// The warm start (`warmStart`) or one solve pass of every wide batch, between copying the bodies into the
-    /// packed state and the awake ones' velocities back.
-    func runWideContacts(warmStart: Bool, invH: Float, useBias: Bool) {
+    /// packed state and the awake ones' velocities back. `load` false: the packed velocities are the bodies'
+    /// already (nothing changed them since the last pass stored or loaded them); `store` false: the next pass runs
+    /// before anything else reads or changes the velocities, and stores them.
+    func runWideContacts(warmStart: Bool, invH: Float, useBias: Bool, load: Bool = true, store: Bool = true) {
         guard !wideContacts.isEmpty else { return }
         typealias V = SIMD4<Float>
         let pos = bodies.position.base, rot = bodies.rotation.base
@@ -377,16 +379,19 @@ extension World {
         let packedVel = UnsafeMutableRawPointer(contactVelocity.base), packedPose = UnsafeMutableRawPointer(contactPose.base)
         let copyPoses = wideContactPosesStale && !warmStart
         if copyPoses { wideContactPosesStale = false }
-        contactBodies.withUnsafeBufferPointer { list in
+        if load || copyPoses { contactBodies.withUnsafeBufferPointer { list in
             for e in 1..<list.count {
-                let s = Int(list[e]), v = vel[s]
-                (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
+                let s = Int(list[e])
+                if load {
+                    let v = vel[s]
+                    (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
+                }
                 if copyPoses {
                     let p = pos[s], q = rot[s]
                     (packedPose + 16 &* e).storeBytes(of: V(p.x, p.y, q.c, q.s), as: V.self)
                 }
             }
-        }
+        } }
         wideContacts.withUnsafeMutableBufferPointer { batches in
             wideContactColourEnds.withUnsafeBufferPointer { ends in
                 var pass = dk_contact_pass(
@@ -398,6 +403,7 @@ extension World {
                 dk_contact_pass_run(&pass)
             }
         }
+        guard store else { return }
         contactBodies.withUnsafeBufferPointer { list in
             for e in 1..<list.count where list[e] < awake {
                 let v = (packedVel + 16 &* e).load(as: V.self)

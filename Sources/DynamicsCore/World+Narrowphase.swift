@@ -131,15 +131,7 @@ extension World {
         let pos = bodies.position.base, rot = bodies.rotation.base, vel = bodies.velocity.base
         let angVel = bodies.angularVelocity.base, grav = bodies.gravity.base
         let awakeCount = bodies.awakeCount
-        var oi = 0
         let oldCount = history.count
-        // The shape (by index in `shapes`) whose world polygon the scratch holds, or −1; and the shape whose world
-        // quad `worldQuadA` holds (pairs are sorted by their first body, so consecutive pairs often share it).
-        var loadedA = -1
-        var quadA = -1
-        var mixedOf: (Int32, Int32) = (.min, .min)
-        var mixedFriction: Float = 0, mixedRestitution: Float = 0
-        var worldQuadA = WorldQuad(x: .zero, y: .zero, nx: .zero, ny: .zero)
 
         // The columns read per pair, as raw buffers (no bounds checks in the loop).
         self.pairs.withUnsafeBufferPointer { pairs in
@@ -152,10 +144,16 @@ extension World {
         polygonNormals.withUnsafeBufferPointer { pn in
         history.withUnsafeBufferPointer { old in
         pairReach.withUnsafeBufferPointer { reaches in
+            var merge = NarrowphaseMerge(contacts: contacts, ended: ended, began: began)
+            contacts = []; ended = []; began = []
+            defer { contacts = merge.contacts; ended = merge.ended; began = merge.began }
+            var oi = 0
+            var mixedOf: (Int32, Int32) = (.min, .min)
+            var mixedFriction: Float = 0, mixedRestitution: Float = 0
             for p in 0..<pairs.count {
                 let key = pairs[p]
                 while oi < oldCount && old[oi].keyHi < key {
-                    if old[oi].touching { ended.append(endedEvent(old[oi])) }
+                    if old[oi].touching { merge.ended.append(endedEvent(old[oi])) }
                     oi += 1
                 }
                 let oldStart = oi
@@ -175,85 +173,95 @@ extension World {
                 }
                 let startA = Int(shapeStart[ia]), countA = Int(shapeCount[ia])
                 let startB = Int(shapeStart[ib]), countB = Int(shapeCount[ib])
-                var anyPoints = false
-                for la in 0..<countA {
+                merge.anyPoints = false
+                let friction = mixedFriction, restitution = mixedRestitution, oldEnd = oi
+                /// Shape `la` of A against shape `lb` of B: their manifold, merged with last step's contact of the
+                /// two shapes. (It captures constants only; what it changes comes `inout`.)
+                @inline(__always) func meet(_ la: Int, _ lb: Int, _ s: inout NarrowphaseMerge) {
                     let shapeA = shapes[startA + la]
-                    for lb in 0..<countB {
-                        let shapeB = shapes[startB + lb]
-                        var m: Manifold
-                        if shapeA.kind == .polygon && shapeB.kind == .polygon && shapeA.vertexCount == 4 && shapeB.vertexCount == 4 {
-                            // Two quads (boxes) meet in registers.
-                            if quadA != startA + la {
-                                let vs = Int(shapeA.vertexStart)
-                                worldQuadA = WorldQuad(vertices: pv.baseAddress! + vs, normals: pn.baseAddress! + vs, p: pA, q: qA)
-                                quadA = startA + la
+                    let shapeB = shapes[startB + lb]
+                    var m: Manifold
+                    if shapeA.kind == .polygon && shapeB.kind == .polygon && shapeA.vertexCount == 4 && shapeB.vertexCount == 4 {
+                        // Two quads (boxes) meet in registers.
+                        if s.quadA != startA + la {
+                            let vs = Int(shapeA.vertexStart)
+                            s.worldQuadA = WorldQuad(vertices: pv.baseAddress! + vs, normals: pn.baseAddress! + vs, p: pA, q: qA)
+                            s.quadA = startA + la
+                        }
+                        let vs = Int(shapeB.vertexStart)
+                        let worldQuadB = WorldQuad(vertices: pv.baseAddress! + vs, normals: pn.baseAddress! + vs, p: pB, q: qB)
+                        m = collideQuads(s.worldQuadA, worldQuadB, specDist: specDist, linearSlop: slop)
+                    } else {
+                        m = World.collide(shapeA, pA, qA, shapeB, pB, qB, specDist: specDist, linearSlop: slop,
+                                          scratch: scratch, aLoaded: s.loadedA == startA + la, vertices: pv, normals: pn)
+                        if shapeA.kind != .circle { s.loadedA = startA + la }
+                    }
+                    // The speculative reach used above bounds the approach in any direction; keep the contact
+                    // only if the pair can close its gap along this normal within the step, so items moving past
+                    // each other do not fill the solver with contacts that cannot touch.
+                    if m.pointCount > 0 {
+                        let approach = -dot(m.normal, vel[sb] - vel[sa]) - dt * dot(m.normal, grav[sb] - grav[sa])
+                        let reach = margin + dt * (Swift.max(approach, 0) + spin)
+                        if m.minSeparation > reach { m.pointCount = 0 }
+                    }
+                    let lo = UInt32(la) << 16 | UInt32(lb)
+                    var previous: Int = -1
+                    for k in oldStart..<oldEnd where old[k].keyLo == lo { previous = k; break }
+                    let wasTouching = previous >= 0 && old[previous].touching
+                    if m.pointCount == 0 {
+                        if wasTouching { s.ended.append(endedEvent(old[previous])) }
+                        return
+                    }
+                    s.anyPoints = true
+                    // Anchors, relative velocity, and warm-start impulses matched by feature id.
+                    let previousPoints = previous >= 0 ? Int(old[previous].pointCount) : 0
+                    let vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
+                    for k in 0..<m.pointCount {
+                        var p = m[k]
+                        let vrA = vA + cross(wA, p.anchor(from: pA))
+                        let vrB = vB + cross(wB, p.anchor(from: pB))
+                        p.relativeVelocity = dot(m.normal, vrB - vrA)
+                        if previousPoints > 0 {
+                            // The previous manifold's points, read in place.
+                            let q = old[previous]
+                            if q.id0 == p.id {
+                                p.normalImpulse = q.normalImpulse0; p.tangentImpulse = q.tangentImpulse0
+                            } else if previousPoints > 1 && q.id1 == p.id {
+                                p.normalImpulse = q.normalImpulse1; p.tangentImpulse = q.tangentImpulse1
                             }
-                            let vs = Int(shapeB.vertexStart)
-                            let worldQuadB = WorldQuad(vertices: pv.baseAddress! + vs, normals: pn.baseAddress! + vs, p: pB, q: qB)
-                            m = collideQuads(worldQuadA, worldQuadB, specDist: specDist, linearSlop: slop)
-                        } else {
-                            m = World.collide(shapeA, pA, qA, shapeB, pB, qB, specDist: specDist, linearSlop: slop,
-                                              scratch: scratch, aLoaded: loadedA == startA + la, vertices: pv, normals: pn)
-                            if shapeA.kind != .circle { loadedA = startA + la }
                         }
-                        // The speculative reach used above bounds the approach in any direction; keep the contact
-                        // only if the pair can close its gap along this normal within the step, so items moving past
-                        // each other do not fill the solver with contacts that cannot touch.
-                        if m.pointCount > 0 {
-                            let approach = -dot(m.normal, vel[sb] - vel[sa]) - dt * dot(m.normal, grav[sb] - grav[sa])
-                            let reach = margin + dt * (Swift.max(approach, 0) + spin)
-                            if m.minSeparation > reach { m.pointCount = 0 }
-                        }
-                        let lo = UInt32(la) << 16 | UInt32(lb)
-                        var previous: Int = -1
-                        for k in oldStart..<oi where old[k].keyLo == lo { previous = k; break }
-                        let wasTouching = previous >= 0 && old[previous].touching
-                        if m.pointCount == 0 {
-                            if wasTouching { ended.append(endedEvent(old[previous])) }
-                            continue
-                        }
-                        anyPoints = true
-                        // Anchors, relative velocity, and warm-start impulses matched by feature id.
-                        let previousPoints = previous >= 0 ? Int(old[previous].pointCount) : 0
-                        let vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
-                        for k in 0..<m.pointCount {
-                            var p = m[k]
-                            let vrA = vA + cross(wA, p.anchor(from: pA))
-                            let vrB = vB + cross(wB, p.anchor(from: pB))
-                            p.relativeVelocity = dot(m.normal, vrB - vrA)
-                            if previousPoints > 0 {
-                                // The previous manifold's points, read in place.
-                                let q = old[previous]
-                                if q.id0 == p.id {
-                                    p.normalImpulse = q.normalImpulse0; p.tangentImpulse = q.tangentImpulse0
-                                } else if previousPoints > 1 && q.id1 == p.id {
-                                    p.normalImpulse = q.normalImpulse1; p.tangentImpulse = q.tangentImpulse1
-                                }
-                            }
-                            m[k] = p
-                        }
-                        let sep = m.minSeparation
-                        let touching = wasTouching ? sep <= endTouch : sep <= beginTouch
-                        if touching && !wasTouching {
-                            began.append(ContactBeganEvent(
-                                bodyA: BodyID(index: Int32(ia), generation: generation[ia]),
-                                bodyB: BodyID(index: Int32(ib), generation: generation[ib]),
-                                shapeA: la, shapeB: lb, point: m.points.0.point, normal: m.normal))
-                        } else if !touching && wasTouching {
-                            ended.append(endedEvent(old[previous]))
-                        }
-                        contacts.append(Contact(keyHi: key, keyLo: lo, manifold: m, friction: mixedFriction,
-                                                restitution: mixedRestitution, touching: touching))
+                        m[k] = p
+                    }
+                    let sep = m.minSeparation
+                    let touching = wasTouching ? sep <= endTouch : sep <= beginTouch
+                    if touching && !wasTouching {
+                        s.began.append(ContactBeganEvent(
+                            bodyA: BodyID(index: Int32(ia), generation: generation[ia]),
+                            bodyB: BodyID(index: Int32(ib), generation: generation[ib]),
+                            shapeA: la, shapeB: lb, point: m.points.0.point, normal: m.normal))
+                    } else if !touching && wasTouching {
+                        s.ended.append(endedEvent(old[previous]))
+                    }
+                    s.contacts.append(Contact(keyHi: key, keyLo: lo, manifold: m, friction: friction,
+                                            restitution: restitution, touching: touching))
+                }
+                if countA == 1 && countB == 1 {
+                    // One shape each, the common case, outside the loops (whose invariants the compiler would
+                    // otherwise hoist to the pair and keep on the stack).
+                    meet(0, 0, &merge)
+                } else {
+                    for la in 0..<countA {
+                        for lb in 0..<countB { meet(la, lb, &merge) }
                     }
                 }
                 // An awake body reaching a sleeping one wakes its island.
-                if anyPoints {
+                if merge.anyPoints {
                     if sa >= awakeCount, sleepingIsland[ia] >= 0 { wakeList.append(sleepingIsland[ia]) }
                     if sb >= awakeCount, sleepingIsland[ib] >= 0 { wakeList.append(sleepingIsland[ib]) }
                 }
             }
             while oi < oldCount {
-                if old[oi].touching { ended.append(endedEvent(old[oi])) }
+                if old[oi].touching { merge.ended.append(endedEvent(old[oi])) }
                 oi += 1
             }
         }
@@ -328,4 +336,19 @@ extension World {
             if other >= 0 { wakeBody(Int(other)) }
         }
     }
+}
+
+/// What the narrowphase's merge carries from one pair to the next: passed `inout` to its step for two shapes, so
+/// that no variable that step captures needs a run-time exclusivity check.
+private struct NarrowphaseMerge {
+    var contacts: [Contact]
+    var ended: [ContactEndedEvent]
+    var began: [ContactBeganEvent]
+    /// The shape (by index in `shapes`) whose world polygon the scratch holds, or −1; and the shape whose world quad
+    /// `worldQuadA` holds (pairs are sorted by their first body, so consecutive pairs often share it).
+    var loadedA = -1
+    var quadA = -1
+    var worldQuadA = WorldQuad(x: .zero, y: .zero, nx: .zero, ny: .zero)
+    /// Whether the current pair of bodies has a contact with points.
+    var anyPoints = false
 }

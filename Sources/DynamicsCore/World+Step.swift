@@ -155,17 +155,30 @@ extension World {
         let invH = 1 / h
         let wide = !wideContacts.isEmpty
         rodsAlone = contacts.isEmpty && scalarJoints.isEmpty && settings.warmStarting
+        // Without joints, nothing but the wide passes changes the velocities between a substep's velocity
+        // integration and the next: the packed state carries them from the warm start to the solve, and from the
+        // solve (which stores them for the position integration, which only reads them) to the relax pass.
+        let packedKept = awakeJoints.isEmpty
+        let warm = settings.warmStarting
         for _ in 0..<substeps {
             integrateVelocities(h: h)
-            if settings.warmStarting {
+            if warm {
                 warmStartJoints()
-                if wide { runWideContacts(warmStart: true, invH: invH, useBias: true) } else { warmStartContacts() }
+                if wide { runWideContacts(warmStart: true, invH: invH, useBias: true, store: !packedKept) } else { warmStartContacts() }
             }
             solveJoints(h: h, useBias: true)
-            if wide { runWideContacts(warmStart: false, invH: invH, useBias: true) } else { solveContacts(invH: invH, useBias: true) }
+            if wide {
+                runWideContacts(warmStart: false, invH: invH, useBias: true, load: !(packedKept && warm))
+            } else {
+                solveContacts(invH: invH, useBias: true)
+            }
             integratePositions(h: h)
             solveJoints(h: h, useBias: false)
-            if wide { runWideContacts(warmStart: false, invH: invH, useBias: false) } else { solveContacts(invH: invH, useBias: false) }
+            if wide {
+                runWideContacts(warmStart: false, invH: invH, useBias: false, load: !packedKept)
+            } else {
+                solveContacts(invH: invH, useBias: false)
+            }
         }
         if wide {
             applyWideRestitution()
