@@ -139,8 +139,9 @@ private struct ContactLanes {
         return (point, rnA, rnB, kN)
     }
 
-    /// The batch of these lanes.
-    @inline(__always) func batch(contactSoft: Softness, staticSoft: Softness) -> WideContactBatch {
+    /// The batch of these lanes. (The soft coefficients are the pass's: each lane takes the static or the dynamic
+    /// pair by its inverse masses, `dk_contact_pass`.)
+    @inline(__always) func batch() -> WideContactBatch {
         let live = constraint .>= 0, twoPoints = two .!= 0
         let (wide0, rn1A, rn1B, k11) = point(p0, live)
         let (wide1, rn2A, rn2B, k22) = point(p1, twoPoints)
@@ -148,18 +149,10 @@ private struct ContactLanes {
         let det = k11 * k22 - k12 * k12
         // Well conditioned only (Box2D's test): nearly coincident points are left to the sequential solve.
         let invDet = (1 / det).replacing(with: 0, where: .!(k11 * k11 .< 1000 * det))
-        // Static stiffness where either side has no mass; padding lanes are rigid.
-        let isStatic = (mA .== 0) .| (mB .== 0)
-        @inline(__always) func soft(_ s: Float, _ forStatic: Float, rigid: Float) -> V {
-            V(repeating: s).replacing(with: forStatic, where: isStatic).replacing(with: rigid, where: .!live)
-        }
         @inline(__always) func pair(_ x: V) -> V { x.replacing(with: 0, where: .!twoPoints) }
         return WideContactBatch(
             entryA: entryA, entryB: entryB, constraint: constraint, nx: nx, ny: ny, friction: friction,
             mA: mA, iA: iA, mB: mB, iB: iB,
-            biasRate: soft(contactSoft.biasRate, staticSoft.biasRate, rigid: 0),
-            massScale: soft(contactSoft.massScale, staticSoft.massScale, rigid: 1),
-            impulseScale: soft(contactSoft.impulseScale, staticSoft.impulseScale, rigid: 0),
             k11: pair(k11), k12: pair(k12), k22: pair(k22), invDet: pair(invDet),
             p0: wide0, p1: wide1)
     }
@@ -230,6 +223,7 @@ extension World {
     /// lane for lane. Afterwards `contactColoured[k]` holds contact k's place, batch << 2 | lane (restitution reads
     /// the batches in contact order).
     func buildWideContacts(contactSoft: Softness, staticSoft: Softness) {
+        wideContactSoft = (contactSoft, staticSoft)
         sortByColour(contactColoured, into: &contactSorted, colourStart: &contactColourStart)
         // `contactColourStart[c]` now holds the end of colour c.
         contactVelocity.reserve(contactBodies.count, count: 0)
@@ -245,7 +239,7 @@ extension World {
             colourStart = end
         }
         if wideContacts.capacity < batchCount { wideContacts.reserveCapacity(batchCount + batchCount / 8) }
-        // Each batch is written in place (appending one by one copies each 720-byte batch through the stack).
+        // Each batch is written in place (appending one by one copies each 672-byte batch through the stack).
         let firstBatch = wideContacts.count
         let batchOut = wideContacts.extend(by: batchCount)
         wideContactColourEnds.removeAll(keepingCapacity: true)
@@ -276,8 +270,7 @@ extension World {
                             pos: pos, rot: rot, invMass: invMass, invI: invI))
                     }
                     k += lanes
-                    (batchOut + built).initialize(to: ContactLanes(lanes: lane).batch(contactSoft: contactSoft,
-                                                                                      staticSoft: staticSoft))
+                    (batchOut + built).initialize(to: ContactLanes(lanes: lane).batch())
                     built += 1
                 }
                 if firstBatch + built > Int(wideContactColourEnds.last ?? 0) {
@@ -377,6 +370,7 @@ extension World {
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
         let awake = Int32(bodies.awakeCount)
         let packedVel = UnsafeMutableRawPointer(contactVelocity.base), packedPose = UnsafeMutableRawPointer(contactPose.base)
+        let (soft, staticSoft) = wideContactSoft
         let copyPoses = wideContactPosesStale && !warmStart
         if copyPoses { wideContactPosesStale = false }
         if load || copyPoses { contactBodies.withUnsafeBufferPointer { list in
@@ -399,7 +393,10 @@ extension World {
                     velocity: packedVel.assumingMemoryBound(to: Float.self),
                     pose: UnsafePointer(packedPose.assumingMemoryBound(to: Float.self)),
                     warmStart: warmStart ? 1 : 0, useBias: useBias ? 1 : 0,
-                    invH: invH, maxPush: settings.contactPushMaxVelocity)
+                    invH: invH, maxPush: settings.contactPushMaxVelocity,
+                    biasRate: soft.biasRate, massScale: soft.massScale, impulseScale: soft.impulseScale,
+                    staticBiasRate: staticSoft.biasRate, staticMassScale: staticSoft.massScale,
+                    staticImpulseScale: staticSoft.impulseScale)
                 dk_contact_pass_run(&pass)
             }
         }

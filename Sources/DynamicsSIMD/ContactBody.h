@@ -53,7 +53,11 @@ static inline __attribute__((always_inline)) void FN(contactGroup)(const dk_cont
     })
     VF s0 = DK_SEPARATION(p0), s1 = DK_SEPARATION(p1);
 #undef DK_SEPARATION
-    VF biasRate = DK_FIELD(b, biasRate), softMass = DK_FIELD(b, massScale), softImpulse = DK_FIELD(b, impulseScale);
+    // The static stiffness where either side has no mass (padding lanes too, whose points apply nothing).
+    VI isStatic = (mA == zero) | (mB == zero);
+    VF biasRate = FN(select)(isStatic, FN(splat)(p->staticBiasRate), FN(splat)(p->biasRate));
+    VF softMass = FN(select)(isStatic, FN(splat)(p->staticMassScale), FN(splat)(p->massScale));
+    VF softImpulse = FN(select)(isStatic, FN(splat)(p->staticImpulseScale), FN(splat)(p->impulseScale));
     // Per point: speculative (s > 0) closes the gap this substep; touching is soft when biased, rigid when relaxing.
 #define DK_COEFFICIENTS(s, bias, massScale, impulseScale)                                                             \
     do {                                                                                                              \

@@ -33,8 +33,6 @@ typedef struct dk_contact_batch {
     dk_contact_int4 constraint;
     dk_contact_float4 nx, ny, friction;
     dk_contact_float4 mA, iA, mB, iB;
-    /// The soft contact's coefficients (static or dynamic stiffness, per lane).
-    dk_contact_float4 biasRate, massScale, impulseScale;
     /// The two-point normal-mass matrix and its inverse determinant (0: solve point by point).
     dk_contact_float4 k11, k12, k22, invDet;
     dk_contact_point p0, p1;
@@ -50,6 +48,10 @@ typedef struct dk_contact_pass {
     const float *pose;
     int32_t warmStart, useBias;
     float invH, maxPush;
+    /// The soft contact's coefficients: between two bodies with mass, and where a side has none (a static body or a
+    /// boundary), which is stiffer. Each lane takes one pair by its inverse masses.
+    float biasRate, massScale, impulseScale;
+    float staticBiasRate, staticMassScale, staticImpulseScale;
 } dk_contact_pass;
 
 void dk_contact_pass_run(const dk_contact_pass *pass);
