@@ -57,35 +57,62 @@ func findMaxSeparationScalar(_ p: WorldPolygon, _ q: WorldPolygon) -> (edge: Int
     return (bestEdge, best)
 }
 
-/// Polygon–polygon (and segment) manifold by the separating axis test and reference-face clipping.
-@usableFromInline
-func collidePolygons(_ a: WorldPolygon, _ b: WorldPolygon, specDist: Float, linearSlop: Float) -> Manifold {
-    let (edgeA, sepA) = findMaxSeparation(a, b)
+/// A convex outline in world coordinates, as the separating-axis collision reads it (`collideOutlines`): a polygon
+/// or segment in buffers (`WorldPolygon`), or a quad in four lanes (`WorldQuad`).
+protocol ConvexOutline {
+    /// For each edge of `p`, the smallest signed distance of `q`'s vertices to it; the edge with the largest (the
+    /// first on a tie).
+    static func maxSeparation(_ p: Self, _ q: Self) -> (edge: Int, separation: Float)
+    func vertex(_ i: Int) -> Vec2
+    func normal(_ i: Int) -> Vec2
+    /// The edge (and vertex) after `i`, wrapping.
+    func edge(after i: Int) -> Int
+    /// The edge whose normal is most anti-parallel to `n`, by `dot(n, normal)` (the first on a tie).
+    func incidentEdge(_ n: Vec2) -> Int
+}
+
+/// The manifold of two outlines by the separating axis test and reference-face clipping; normal from a to b.
+@inline(__always)
+func collideOutlines<P: ConvexOutline>(_ a: P, _ b: P, specDist: Float, linearSlop: Float) -> Manifold {
+    let (edgeA, sepA) = P.maxSeparation(a, b)
     if sepA > specDist { return Manifold() }
-    let (edgeB, sepB) = findMaxSeparation(b, a)
+    let (edgeB, sepB) = P.maxSeparation(b, a)
     if sepB > specDist { return Manifold() }
 
     let flip = referenceIsB(sepA, sepB, linearSlop: linearSlop)
     let ref = flip ? b : a
     let inc = flip ? a : b
     let refEdge = flip ? edgeB : edgeA
-    let n = ref.normals[refEdge]
-
-    // Incident edge: the edge of `inc` most anti-parallel to the reference normal.
-    var incEdge = 0
-    var minDot = Float.greatestFiniteMagnitude
-    for j in 0..<inc.count {
-        let d = dot(n, inc.normals[j])
-        if d < minDot { minDot = d; incEdge = j }
-    }
-    let i2 = incEdge + 1 == inc.count ? 0 : incEdge + 1
-    let v1 = inc.vertices[incEdge]
-    let v2 = inc.vertices[i2]
-
-    let r1 = ref.vertices[refEdge]
-    let r2 = ref.vertices[refEdge + 1 == ref.count ? 0 : refEdge + 1]
-    return clipIncidentEdge(v1, v2, ids: (UInt32(incEdge), UInt32(i2)), reference: (r1, r2), normal: n,
+    let n = ref.normal(refEdge)
+    let incEdge = inc.incidentEdge(n)
+    let i2 = inc.edge(after: incEdge)
+    return clipIncidentEdge(inc.vertex(incEdge), inc.vertex(i2), ids: (UInt32(incEdge), UInt32(i2)),
+                            reference: (ref.vertex(refEdge), ref.vertex(ref.edge(after: refEdge))), normal: n,
                             feature: (flip ? 0x10000 : 0) | UInt32(refEdge) << 8, flip: flip, specDist: specDist)
+}
+
+extension WorldPolygon: ConvexOutline {
+    @inline(__always) static func maxSeparation(_ p: WorldPolygon, _ q: WorldPolygon) -> (edge: Int, separation: Float) {
+        findMaxSeparation(p, q)
+    }
+    @inline(__always) func vertex(_ i: Int) -> Vec2 { vertices[i] }
+    @inline(__always) func normal(_ i: Int) -> Vec2 { normals[i] }
+    @inline(__always) func edge(after i: Int) -> Int { i + 1 == count ? 0 : i + 1 }
+    @inline(__always) func incidentEdge(_ n: Vec2) -> Int {
+        var edge = 0
+        var minDot = Float.greatestFiniteMagnitude
+        for j in 0..<count {
+            let d = dot(n, normals[j])
+            if d < minDot { minDot = d; edge = j }
+        }
+        return edge
+    }
+}
+
+/// Polygon–polygon (and segment) manifold by the separating axis test and reference-face clipping.
+@usableFromInline
+func collidePolygons(_ a: WorldPolygon, _ b: WorldPolygon, specDist: Float, linearSlop: Float) -> Manifold {
+    collideOutlines(a, b, specDist: specDist, linearSlop: linearSlop)
 }
 
 /// Whether B's face (at separation `sepB`) is the reference rather than A's (at `sepA`): A is preferred unless B's
@@ -270,24 +297,17 @@ func findMaxSeparation(_ p: WorldQuad, _ q: WorldQuad) -> (edge: Int, separation
     return (edge, separation)
 }
 
+extension WorldQuad: ConvexOutline {
+    @inline(__always) static func maxSeparation(_ p: WorldQuad, _ q: WorldQuad) -> (edge: Int, separation: Float) {
+        findMaxSeparation(p, q)
+    }
+    @inline(__always) func edge(after i: Int) -> Int { (i + 1) & 3 }
+    /// `dot(n, normal)` lane by lane.
+    @inline(__always) func incidentEdge(_ n: Vec2) -> Int { firstExtremeLane(n.x * nx + n.y * ny, largest: false).lane }
+}
+
 /// `collidePolygons` for two quads, with its arithmetic step for step (the same manifold, to the bit).
 @inline(__always)
 func collideQuads(_ a: WorldQuad, _ b: WorldQuad, specDist: Float, linearSlop: Float) -> Manifold {
-    let (edgeA, sepA) = findMaxSeparation(a, b)
-    if sepA > specDist { return Manifold() }
-    let (edgeB, sepB) = findMaxSeparation(b, a)
-    if sepB > specDist { return Manifold() }
-
-    let flip = referenceIsB(sepA, sepB, linearSlop: linearSlop)
-    let ref = flip ? b : a
-    let inc = flip ? a : b
-    let refEdge = flip ? edgeB : edgeA
-    let n = ref.normal(refEdge)
-
-    // Incident edge: the edge of `inc` most anti-parallel to the reference normal (`dot(n, normal)`, lane by lane).
-    let incEdge = firstExtremeLane(n.x * inc.nx + n.y * inc.ny, largest: false).lane
-    let i2 = (incEdge + 1) & 3
-    return clipIncidentEdge(inc.vertex(incEdge), inc.vertex(i2), ids: (UInt32(incEdge), UInt32(i2)),
-                            reference: (ref.vertex(refEdge), ref.vertex((refEdge + 1) & 3)), normal: n,
-                            feature: (flip ? 0x10000 : 0) | UInt32(refEdge) << 8, flip: flip, specDist: specDist)
+    collideOutlines(a, b, specDist: specDist, linearSlop: linearSlop)
 }

@@ -65,6 +65,14 @@ func applyNormalPair(_ x1: Float, _ x2: Float, _ p1: inout ConstraintPoint, _ p2
 }
 
 extension World {
+    /// The soft contact's coefficients at substep `h`: between two bodies with mass, and with a static side (twice
+    /// as stiff). The soft step stays calm up to a quarter of the substep rate, for both.
+    func contactSoftness(h: Float) -> (contact: Softness, static: Softness) {
+        let cap = 0.25 / h
+        return (Softness(hertz: Swift.min(settings.contactHertz, cap), zeta: settings.contactDampingRatio, h: h),
+                Softness(hertz: Swift.min(2 * settings.contactHertz, cap), zeta: settings.contactDampingRatio, h: h))
+    }
+
     /// Builds the constraints of all active contacts. Bodies outside the awake range (static) get zero inverse
     /// mass; their slots are still used so the loops need no branch (their velocity stays zero).
     ///
@@ -74,14 +82,11 @@ extension World {
     func prepareContacts(h: Float) {
         constraints.removeAll(keepingCapacity: true)
         wideContacts.removeAll(keepingCapacity: true)
-        // The soft step stays calm up to a quarter of the substep rate, for contacts with a static side too.
-        let cap = 0.25 / h
-        let contactSoft = Softness(hertz: Swift.min(settings.contactHertz, cap), zeta: settings.contactDampingRatio, h: h)
-        let staticSoft = Softness(hertz: Swift.min(2 * settings.contactHertz, cap), zeta: settings.contactDampingRatio, h: h)
         if contacts.count >= wideContactMinimum && colourContacts() {
-            buildWideContacts(contactSoft: contactSoft, staticSoft: staticSoft)
+            buildWideContacts()
             return
         }
+        let (contactSoft, staticSoft) = contactSoftness(h: h)
         // One constraint per contact: sized for them at once, with an eighth to spare (not doubled by appending).
         if constraints.capacity < contacts.count { constraints.reserveCapacity(contacts.count + contacts.count / 8) }
         let pos = bodies.position.base, invMass = bodies.invMass.base, invI = bodies.invInertia.base

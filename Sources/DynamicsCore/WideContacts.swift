@@ -222,8 +222,7 @@ extension World {
     /// contacts (`colourContacts`), computing four lanes at once with the scalar `prepareContacts`'s arithmetic,
     /// lane for lane. Afterwards `contactColoured[k]` holds contact k's place, batch << 2 | lane (restitution reads
     /// the batches in contact order).
-    func buildWideContacts(contactSoft: Softness, staticSoft: Softness) {
-        wideContactSoft = (contactSoft, staticSoft)
+    func buildWideContacts() {
         sortByColour(contactColoured, into: &contactSorted, colourStart: &contactColourStart)
         // `contactColourStart[c]` now holds the end of colour c.
         contactVelocity.reserve(contactBodies.count, count: 0)
@@ -362,15 +361,16 @@ extension World {
     /// The warm start (`warmStart`) or one solve pass of every wide batch, between copying the bodies into the
     /// packed state and the awake ones' velocities back. `load` false: the packed velocities are the bodies'
     /// already (nothing changed them since the last pass stored or loaded them); `store` false: the next pass runs
-    /// before anything else reads or changes the velocities, and stores them.
-    func runWideContacts(warmStart: Bool, invH: Float, useBias: Bool, load: Bool = true, store: Bool = true) {
+    /// before anything else reads or changes the velocities, and stores them. `soft`: `contactSoftness` at this
+    /// substep.
+    func runWideContacts(warmStart: Bool, invH: Float, useBias: Bool, soft: (contact: Softness, static: Softness),
+                         load: Bool = true, store: Bool = true) {
         guard !wideContacts.isEmpty else { return }
         typealias V = SIMD4<Float>
         let pos = bodies.position.base, rot = bodies.rotation.base
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
         let awake = Int32(bodies.awakeCount)
         let packedVel = UnsafeMutableRawPointer(contactVelocity.base), packedPose = UnsafeMutableRawPointer(contactPose.base)
-        let (soft, staticSoft) = wideContactSoft
         let copyPoses = wideContactPosesStale && !warmStart
         if copyPoses { wideContactPosesStale = false }
         if load || copyPoses { contactBodies.withUnsafeBufferPointer { list in
@@ -394,9 +394,9 @@ extension World {
                     pose: UnsafePointer(packedPose.assumingMemoryBound(to: Float.self)),
                     warmStart: warmStart ? 1 : 0, useBias: useBias ? 1 : 0,
                     invH: invH, maxPush: settings.contactPushMaxVelocity,
-                    biasRate: soft.biasRate, massScale: soft.massScale, impulseScale: soft.impulseScale,
-                    staticBiasRate: staticSoft.biasRate, staticMassScale: staticSoft.massScale,
-                    staticImpulseScale: staticSoft.impulseScale)
+                    biasRate: soft.contact.biasRate, massScale: soft.contact.massScale,
+                    impulseScale: soft.contact.impulseScale, staticBiasRate: soft.static.biasRate,
+                    staticMassScale: soft.static.massScale, staticImpulseScale: soft.static.impulseScale)
                 dk_contact_pass_run(&pass)
             }
         }

@@ -301,8 +301,7 @@ extension World {
                     slotOf.withUnsafeBufferPointer { slotOf in
                         for r in 0..<pb.count {
                             let pair = pb[r]
-                            let sa = Int(slotOf[Int(truncatingIfNeeded: pair >> 32)])
-                            let sb = Int(slotOf[Int(truncatingIfNeeded: pair & 0xFFFF_FFFF)])
+                            let (sa, sb) = World.slots(of: pair, slotOf)
                             let reach = World.reach(sa, sb, dt: dt, margin: margin, pos: pos, vel: vel, angVel: angVel,
                                                     ext: ext, grav: grav, tight: nil)
                             if reach.apart { continue }
@@ -383,8 +382,7 @@ extension World {
             slotOf.withUnsafeBufferPointer { slotOf in
                 for r in 0..<cb.count {
                     let pair = cb[r]
-                    let sa = Int(slotOf[Int(truncatingIfNeeded: pair >> 32)])
-                    let sb = Int(slotOf[Int(truncatingIfNeeded: pair & 0xFFFF_FFFF)])
+                    let (sa, sb) = World.slots(of: pair, slotOf)
                     if sa < n && sb < n {
                         guard fat[sa].overlaps(fat[sb]) else { continue }
                         cb[w] = pair; w += 1
@@ -459,6 +457,11 @@ extension World {
         }
     }
 
+    /// The slots of a pair key's two bodies (lower id first).
+    @inline(__always) static func slots(of pair: UInt64, _ slotOf: UnsafeBufferPointer<Int32>) -> (Int, Int) {
+        (Int(slotOf[Int(truncatingIfNeeded: pair >> 32)]), Int(slotOf[Int(truncatingIfNeeded: pair & 0xFFFF_FFFF)]))
+    }
+
     @inline(__always) static func pairKey(_ ia: Int, _ ib: Int) -> UInt64 {
         ia < ib ? UInt64(ia) << 32 | UInt64(ib) : UInt64(ib) << 32 | UInt64(ia)
     }
@@ -508,7 +511,9 @@ extension World {
             }
             queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, boxes: allBoxes, slotOf: slotOf, into: &pairs)
         }
-        // Oversize static bodies (long boundaries) against every awake body.
+        // Oversize static bodies (long boundaries) against every awake body, the few of them in the outer loop.
+        // (These two loops list the pairs `updatePairs`'s `staticPairs` lists for the kept candidates; listing them
+        // body by body, as it does, measured 7% more instructions here on rain_1000's first 120 steps.)
         for so in staticGrid.oversize {
             let j = Int(so)
             let boxB = allBoxes[Int(slotOf[j])]
@@ -784,7 +789,7 @@ extension World {
                     let sb = boxes[Int(slotOf[j])]
                     guard box.overlaps(sb), collides[row + Int(classOf[j])] else { continue }
                     guard World.cornerCellKey(box, sb, inv: inv) == key else { continue }
-                    pairs.append(i < j ? UInt64(i) << 32 | UInt64(j) : UInt64(j) << 32 | UInt64(i))
+                    pairs.append(World.pairKey(i, j))
                 }
             }
         }

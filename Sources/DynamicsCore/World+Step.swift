@@ -160,22 +160,23 @@ extension World {
         // solve (which stores them for the position integration, which only reads them) to the relax pass.
         let packedKept = awakeJoints.isEmpty
         let warm = settings.warmStarting
+        let soft = contactSoftness(h: h)
         for _ in 0..<substeps {
             integrateVelocities(h: h)
             if warm {
                 warmStartJoints()
-                if wide { runWideContacts(warmStart: true, invH: invH, useBias: true, store: !packedKept) } else { warmStartContacts() }
+                if wide { runWideContacts(warmStart: true, invH: invH, useBias: true, soft: soft, store: !packedKept) } else { warmStartContacts() }
             }
             solveJoints(h: h, useBias: true)
             if wide {
-                runWideContacts(warmStart: false, invH: invH, useBias: true, load: !(packedKept && warm))
+                runWideContacts(warmStart: false, invH: invH, useBias: true, soft: soft, load: !(packedKept && warm))
             } else {
                 solveContacts(invH: invH, useBias: true)
             }
             integratePositions(h: h)
             solveJoints(h: h, useBias: false)
             if wide {
-                runWideContacts(warmStart: false, invH: invH, useBias: false, load: !packedKept)
+                runWideContacts(warmStart: false, invH: invH, useBias: false, soft: soft, load: !packedKept)
             } else {
                 solveContacts(invH: invH, useBias: false)
             }

@@ -192,8 +192,6 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var wideContactMinimum = 16
     /// Positions have moved since the packed poses were copied.
     @exclusivity(unchecked) @usableFromInline var wideContactPosesStale = true
-    /// This step's soft contact coefficients, between bodies with mass and with a static side, for the wide passes.
-    @usableFromInline var wideContactSoft = (Softness.rigid, Softness.rigid)
 
     @exclusivity(unchecked) @usableFromInline var contacts: [Contact] = []
     /// Last step's contacts, as the narrowphase reads them while it rebuilds `contacts` (scratch kept between steps).
