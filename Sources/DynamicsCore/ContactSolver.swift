@@ -30,6 +30,8 @@ struct ContactConstraint {
     var mA: Float, iA: Float, mB: Float, iB: Float
     var softness: Softness
     var pointCount: Int32
+    /// The contact (index in `World.contacts`) the constraint was built from.
+    var contact: Int32
     /// Two-point block: the normal-mass matrix K = [k11 k12; k12 k22] and its inverse's scale (0 = use sequential).
     var k11: Float = 0, k12: Float = 0, k22: Float = 0
     var invDet: Float = 0
@@ -76,62 +78,68 @@ extension World {
     /// Builds the constraints of all active contacts. Bodies outside the awake range (static) get zero inverse
     /// mass; their slots are still used so the loops need no branch (their velocity stays zero).
     ///
-    /// With `wideContactMinimum` contacts or more, and a colouring in 64 colours, they are built straight into the
-    /// wide batches (`buildWideContacts`) and `constraints` stays empty; otherwise they are built here, one scalar
-    /// constraint per contact.
+    /// With `wideContactMinimum` contacts or more they are coloured in 64 colours and built straight into the wide
+    /// batches (`buildWideContacts`); the few that find no free colour (a body crowded by speculative contacts in a
+    /// violent impact) are built here as scalar constraints, which every pass solves before the batches. With fewer
+    /// contacts, every contact becomes a scalar constraint, in contact order.
     func prepareContacts(h: Float) {
         constraints.removeAll(keepingCapacity: true)
         wideContacts.removeAll(keepingCapacity: true)
-        if contacts.count >= wideContactMinimum && colourContacts() {
-            buildWideContacts()
+        let soft = contactSoftness(h: h)
+        if contacts.count >= wideContactMinimum {
+            colourContacts()
+            buildWideContacts(overflowSoftness: soft)
             return
         }
-        let (contactSoft, staticSoft) = contactSoftness(h: h)
         // One constraint per contact: sized for them at once, with an eighth to spare (not doubled by appending).
         if constraints.capacity < contacts.count { constraints.reserveCapacity(contacts.count + contacts.count / 8) }
+        for k in 0..<contacts.count { constraints.append(scalarConstraint(contact: k, soft: soft)) }
+    }
+
+    /// The scalar constraint of contact `k` (`soft`: `contactSoftness` at this substep).
+    func scalarConstraint(contact k: Int, soft: (contact: Softness, static: Softness)) -> ContactConstraint {
         let pos = bodies.position.base, invMass = bodies.invMass.base, invI = bodies.invInertia.base
         let rot = bodies.rotation.base
         let awake = bodies.awakeCount
-        for c in contacts {
-            let sa = Int(bodies.slot[Int(c.bodyA)]), sb = Int(bodies.slot[Int(c.bodyB)])
-            let mA = sa < awake ? invMass[sa] : 0, iA = sa < awake ? invI[sa] : 0
-            let mB = sb < awake ? invMass[sb] : 0, iB = sb < awake ? invI[sb] : 0
-            let m = c.manifold
-            var cc = ContactConstraint(slotA: Int32(sa), slotB: Int32(sb), normal: m.normal, friction: c.friction,
-                                       restitution: c.restitution, mA: mA, iA: iA, mB: mB, iB: iB,
-                                       softness: (mA == 0 || mB == 0) ? staticSoft : contactSoft,
-                                       pointCount: Int32(m.pointCount))
-            let n = m.normal, t = rightPerp(n)
-            let d0 = pos[sb] - pos[sa]
-            for k in 0..<m.pointCount {
-                let mp = m[k]
-                var cp = ConstraintPoint()
-                // The anchors as the narrowphase computed them (positions have not moved since).
-                cp.rA = mp.anchor(from: pos[sa]); cp.rB = mp.anchor(from: pos[sb])
-                cp.localA = rot[sa].inverseRotate(cp.rA); cp.localB = rot[sb].inverseRotate(cp.rB)
-                cp.normalImpulse = mp.normalImpulse
-                cp.tangentImpulse = mp.tangentImpulse
-                cp.adjustedSeparation = mp.separation - dot(d0 + cp.rB - cp.rA, n)
-                let rnA = cross(cp.rA, n), rnB = cross(cp.rB, n)
-                let kN = mA + mB + iA * rnA * rnA + iB * rnB * rnB
-                cp.normalMass = kN > 0 ? 1 / kN : 0
-                let rtA = cross(cp.rA, t), rtB = cross(cp.rB, t)
-                let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB
-                cp.tangentMass = kT > 0 ? 1 / kT : 0
-                cp.relativeVelocity = mp.relativeVelocity
-                if k == 0 { cc.p0 = cp } else { cc.p1 = cp }
-            }
-            if m.pointCount == 2 {
-                let rn1A = cross(cc.p0.rA, n), rn1B = cross(cc.p0.rB, n), rn2A = cross(cc.p1.rA, n), rn2B = cross(cc.p1.rB, n)
-                cc.k11 = mA + mB + iA * rn1A * rn1A + iB * rn1B * rn1B
-                cc.k22 = mA + mB + iA * rn2A * rn2A + iB * rn2B * rn2B
-                cc.k12 = mA + mB + iA * rn1A * rn2A + iB * rn1B * rn2B
-                let det = cc.k11 * cc.k22 - cc.k12 * cc.k12
-                // Well conditioned only (Box2D's test): nearly coincident points are left to the sequential solve.
-                cc.invDet = cc.k11 * cc.k11 < 1000 * det ? 1 / det : 0
-            }
-            constraints.append(cc)
+        let c = contacts[k]
+        let sa = Int(bodies.slot[Int(c.bodyA)]), sb = Int(bodies.slot[Int(c.bodyB)])
+        let mA = sa < awake ? invMass[sa] : 0, iA = sa < awake ? invI[sa] : 0
+        let mB = sb < awake ? invMass[sb] : 0, iB = sb < awake ? invI[sb] : 0
+        let m = c.manifold
+        var cc = ContactConstraint(slotA: Int32(sa), slotB: Int32(sb), normal: m.normal, friction: c.friction,
+                                   restitution: c.restitution, mA: mA, iA: iA, mB: mB, iB: iB,
+                                   softness: (mA == 0 || mB == 0) ? soft.static : soft.contact,
+                                   pointCount: Int32(m.pointCount), contact: Int32(k))
+        let n = m.normal, t = rightPerp(n)
+        let d0 = pos[sb] - pos[sa]
+        for k in 0..<m.pointCount {
+            let mp = m[k]
+            var cp = ConstraintPoint()
+            // The anchors as the narrowphase computed them (positions have not moved since).
+            cp.rA = mp.anchor(from: pos[sa]); cp.rB = mp.anchor(from: pos[sb])
+            cp.localA = rot[sa].inverseRotate(cp.rA); cp.localB = rot[sb].inverseRotate(cp.rB)
+            cp.normalImpulse = mp.normalImpulse
+            cp.tangentImpulse = mp.tangentImpulse
+            cp.adjustedSeparation = mp.separation - dot(d0 + cp.rB - cp.rA, n)
+            let rnA = cross(cp.rA, n), rnB = cross(cp.rB, n)
+            let kN = mA + mB + iA * rnA * rnA + iB * rnB * rnB
+            cp.normalMass = kN > 0 ? 1 / kN : 0
+            let rtA = cross(cp.rA, t), rtB = cross(cp.rB, t)
+            let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB
+            cp.tangentMass = kT > 0 ? 1 / kT : 0
+            cp.relativeVelocity = mp.relativeVelocity
+            if k == 0 { cc.p0 = cp } else { cc.p1 = cp }
         }
+        if m.pointCount == 2 {
+            let rn1A = cross(cc.p0.rA, n), rn1B = cross(cc.p0.rB, n), rn2A = cross(cc.p1.rA, n), rn2B = cross(cc.p1.rB, n)
+            cc.k11 = mA + mB + iA * rn1A * rn1A + iB * rn1B * rn1B
+            cc.k22 = mA + mB + iA * rn2A * rn2A + iB * rn2B * rn2B
+            cc.k12 = mA + mB + iA * rn1A * rn2A + iB * rn1B * rn2B
+            let det = cc.k11 * cc.k22 - cc.k12 * cc.k12
+            // Well conditioned only (Box2D's test): nearly coincident points are left to the sequential solve.
+            cc.invDet = cc.k11 * cc.k11 < 1000 * det ? 1 / det : 0
+        }
+        return cc
     }
 
     func warmStartContacts() {
@@ -296,13 +304,14 @@ extension World {
     func storeContactImpulses() {
         contacts.withUnsafeMutableBufferPointer { cb in
             constraints.withUnsafeBufferPointer { cs in
-                for k in 0..<cs.count {
-                    cb[k].manifold.points.0.normalImpulse = cs[k].p0.normalImpulse
-                    cb[k].manifold.points.0.tangentImpulse = cs[k].p0.tangentImpulse
-                    cb[k].manifold.points.1.normalImpulse = cs[k].p1.normalImpulse
-                    cb[k].manifold.points.1.tangentImpulse = cs[k].p1.tangentImpulse
-                    cb[k].manifold.points.0.maxNormalImpulse = cs[k].p0.maxNormalImpulse
-                    cb[k].manifold.points.1.maxNormalImpulse = cs[k].p1.maxNormalImpulse
+                for j in 0..<cs.count {
+                    let k = Int(cs[j].contact)
+                    cb[k].manifold.points.0.normalImpulse = cs[j].p0.normalImpulse
+                    cb[k].manifold.points.0.tangentImpulse = cs[j].p0.tangentImpulse
+                    cb[k].manifold.points.1.normalImpulse = cs[j].p1.normalImpulse
+                    cb[k].manifold.points.1.tangentImpulse = cs[j].p1.tangentImpulse
+                    cb[k].manifold.points.0.maxNormalImpulse = cs[j].p0.maxNormalImpulse
+                    cb[k].manifold.points.1.maxNormalImpulse = cs[j].p1.maxNormalImpulse
                 }
             }
         }

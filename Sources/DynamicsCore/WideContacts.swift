@@ -4,9 +4,11 @@
 // awake body (static bodies do not count: nothing is written to them), cuts each colour into batches of four and
 // builds the constraints straight into those batches: four contacts are gathered into vectors and their masses,
 // anchors and separations computed on four lanes at once, with the scalar path's arithmetic lane for lane. No
-// scalar constraint is built. The colouring is a greedy pass in contact order (contacts are sorted by key), so it
-// is deterministic. When some contact finds no free colour among 64, or there are few contacts, the step takes the
-// scalar path of ContactSolver.swift instead.
+// scalar constraint is built for them. The colouring is a greedy pass in contact order (contacts are sorted by key),
+// so it is deterministic. A contact that finds no free colour among 64 (in a violent impact, a fast body's
+// speculative contacts can crowd a pair of bodies) goes to the overflow: it becomes a scalar constraint of
+// ContactSolver.swift, and every pass solves the overflow first, then the batches (Box2D v3 does the same). With
+// few contacts, the step takes the scalar path for all of them.
 //
 // The solve is the scalar solver's lane for lane: soft normal impulses with speculative separation, the 2×2 block
 // for two-point manifolds where it pushes at both points (otherwise point by point), then Coulomb friction. Both
@@ -159,10 +161,13 @@ private struct ContactLanes {
 }
 
 extension World {
+    /// The colour of the contacts that find no free colour among 64: they are solved as scalar constraints.
+    static let overflowColour = 64
+
     /// Colours this step's contacts so that no two of one colour share an awake body, giving each body a packed
-    /// entry on its first contact: `contactColoured` holds colour << 32 | contact per contact and `contactBodies`
-    /// the entries' slots. Returns false (the entries cleared) when some contact finds no free colour among 64.
-    func colourContacts() -> Bool {
+    /// entry on its first contact: `contactColoured` holds colour << 32 | contact per contact (`overflowColour`
+    /// for a contact whose bodies have all 64 colours taken between them) and `contactBodies` the entries' slots.
+    func colourContacts() {
         let count = contacts.count
         let awake = bodies.awakeCount, slots = bodies.count
         // Colours in use per entry (awake bodies only): at most one entry per slot, and two per contact.
@@ -173,19 +178,20 @@ extension World {
         if contactBodyEntry.count < slots {
             contactBodyEntry.append(contentsOf: repeatElement(-1, count: slots - contactBodyEntry.count))
         }
-        if contactColourStart.count < 65 { contactColourStart = [Int](repeating: 0, count: 65) }
+        if contactColourStart.count < World.overflowColour + 2 {
+            contactColourStart = [Int](repeating: 0, count: World.overflowColour + 2)
+        }
         contactColoured.removeAll(keepingCapacity: true)
         if contactColoured.capacity < count { contactColoured.reserveCapacity(count + count / 8) }
         // Entry 0 is the padding lanes' zero entry; the bodies' entries follow.
         contactBodies.removeAll(keepingCapacity: true)
         contactBodies.append(-1)
-        var coloured = true
         let slot = bodies.slot
         contacts.withUnsafeBufferPointer { cs in
             contactBodyColours.withUnsafeMutableBufferPointer { used in
             contactBodyEntry.withUnsafeMutableBufferPointer { entry in
             contactColourStart.withUnsafeMutableBufferPointer { start in
-                for c in 0..<65 { start[c] = 0 }
+                for c in 0..<start.count { start[c] = 0 }
                 /// The slot's entry, made on its first contact.
                 @inline(__always) func enter(_ slot: Int32) -> Int {
                     let e = entry[Int(slot)]
@@ -202,7 +208,11 @@ extension World {
                     var taken: UInt64 = 0
                     if Int(sa) < awake { taken |= used[ea] }
                     if Int(sb) < awake { taken |= used[eb] }
-                    guard taken != .max else { coloured = false; break }
+                    guard taken != .max else {
+                        contactColoured.append(UInt64(World.overflowColour) << 32 | UInt64(k))
+                        start[World.overflowColour + 1] += 1
+                        continue
+                    }
                     let c = (~taken).trailingZeroBitCount
                     let bit: UInt64 = 1 << UInt64(c)
                     if Int(sa) < awake { used[ea] |= bit }
@@ -214,15 +224,14 @@ extension World {
             }
             }
         }
-        if !coloured { resetContactBodyEntries() }
-        return coloured
     }
 
     /// Builds this step's constraints straight into coloured batches of four (`wideContacts`) from the coloured
     /// contacts (`colourContacts`), computing four lanes at once with the scalar `prepareContacts`'s arithmetic,
-    /// lane for lane. Afterwards `contactColoured[k]` holds contact k's place, batch << 2 | lane (restitution reads
-    /// the batches in contact order).
-    func buildWideContacts() {
+    /// lane for lane, and the overflow's into `constraints` (`overflowSoftness`: `contactSoftness` at this
+    /// substep). Afterwards `contactColoured[k]` holds contact k's place, batch << 2 | lane, or `overflowPlace` |
+    /// its index in `constraints` (restitution reads them in contact order).
+    func buildWideContacts(overflowSoftness: (contact: Softness, static: Softness)) {
         sortByColour(contactColoured, into: &contactSorted, colourStart: &contactColourStart)
         // `contactColourStart[c]` now holds the end of colour c.
         contactVelocity.reserve(contactBodies.count, count: 0)
@@ -232,7 +241,7 @@ extension World {
         wideContactPosesStale = true
         // Sized for this step's batches at once (a quarter of each colour, rounded up), with an eighth to spare.
         var batchCount = 0, colourStart = 0
-        for colour in 0..<64 {
+        for colour in 0..<World.overflowColour {
             let end = contactColourStart[colour]
             batchCount += (end - colourStart + 3) / 4
             colourStart = end
@@ -253,7 +262,7 @@ extension World {
         contactSorted.withUnsafeBufferPointer { sorted in
         contactColoured.withUnsafeMutableBufferPointer { place in
             var k = 0, built = 0
-            for colour in 0..<64 {
+            for colour in 0..<World.overflowColour {
                 let end = contactColourStart[colour]
                 while k < end {
                     let lanes = Swift.min(4, end - k)
@@ -277,6 +286,13 @@ extension World {
                 }
             }
             assert(built == batchCount, "built \(built) contact batches where \(batchCount) were counted")
+            // The overflow, in contact order.
+            while k < contactColourStart[World.overflowColour] {
+                let ci = Int(sorted[k])
+                place[ci] = World.overflowPlace | UInt64(constraints.count)
+                constraints.append(scalarConstraint(contact: ci, soft: overflowSoftness))
+                k += 1
+            }
         }
         }
         }
@@ -284,6 +300,9 @@ extension World {
         }
         resetContactBodyEntries()
     }
+
+    /// Marks an overflow contact's place (`buildWideContacts`).
+    static let overflowPlace: UInt64 = 1 << 63
 
     /// Clears the body → entry map where this step set it (the entries themselves stay in `contactBodies`).
     private func resetContactBodyEntries() {
@@ -307,6 +326,11 @@ extension World {
                 // Only points that approached fast enough bounce (`restitute` tests the same).
                 guard m.points.0.relativeVelocity <= -threshold
                         || (m.pointCount == 2 && m.points.1.relativeVelocity <= -threshold) else { continue }
+                if place[k] & World.overflowPlace != 0 {
+                    let j = Int(truncatingIfNeeded: place[k] & ~World.overflowPlace)
+                    constraints.withUnsafeMutableBufferPointer { restitute(&$0[j], vel: vel, angVel: angVel, threshold: threshold) }
+                    continue
+                }
                 let b = Int(place[k] >> 2), l = Int(place[k] & 3)
                 let batch = batches.baseAddress! + b
                 @inline(__always) func read(_ p: WideContactPoint, _ relativeVelocity: Float) -> ConstraintPoint {
@@ -322,7 +346,8 @@ extension World {
                 var c = ContactConstraint(slotA: slot[Int(cs[k].bodyA)], slotB: slot[Int(cs[k].bodyB)],
                                           normal: Vec2(w.nx[l], w.ny[l]), friction: w.friction[l],
                                           restitution: cs[k].restitution, mA: w.mA[l], iA: w.iA[l], mB: w.mB[l],
-                                          iB: w.iB[l], softness: .rigid, pointCount: Int32(m.pointCount))
+                                          iB: w.iB[l], softness: .rigid, pointCount: Int32(m.pointCount),
+                                          contact: Int32(k))
                 c.k11 = w.k11[l]; c.k12 = w.k12[l]; c.k22 = w.k22[l]; c.invDet = w.invDet[l]
                 c.p0 = read(w.p0, m.points.0.relativeVelocity)
                 if m.pointCount == 2 { c.p1 = read(w.p1, m.points.1.relativeVelocity) }

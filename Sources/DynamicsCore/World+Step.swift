@@ -153,41 +153,34 @@ extension World {
             return
         }
         let invH = 1 / h
-        let wide = !wideContacts.isEmpty
+        // Wide batches, scalar constraints, or both (the colouring's overflow, solved first in every pass).
+        let wide = !wideContacts.isEmpty, scalar = !constraints.isEmpty
         rodsAlone = contacts.isEmpty && scalarJoints.isEmpty && settings.warmStarting
-        // Without joints, nothing but the wide passes changes the velocities between a substep's velocity
-        // integration and the next: the packed state carries them from the warm start to the solve, and from the
-        // solve (which stores them for the position integration, which only reads them) to the relax pass.
-        let packedKept = awakeJoints.isEmpty
+        // Without joints or scalar contacts, nothing but the wide passes changes the velocities between a substep's
+        // velocity integration and the next: the packed state carries them from the warm start to the solve, and
+        // from the solve (which stores them for the position integration, which only reads them) to the relax pass.
+        let packedKept = awakeJoints.isEmpty && !scalar
         let warm = settings.warmStarting
         let soft = contactSoftness(h: h)
         for _ in 0..<substeps {
             integrateVelocities(h: h)
             if warm {
                 warmStartJoints()
-                if wide { runWideContacts(warmStart: true, invH: invH, useBias: true, soft: soft, store: !packedKept) } else { warmStartContacts() }
+                if scalar { warmStartContacts() }
+                if wide { runWideContacts(warmStart: true, invH: invH, useBias: true, soft: soft, store: !packedKept) }
             }
             solveJoints(h: h, useBias: true)
-            if wide {
-                runWideContacts(warmStart: false, invH: invH, useBias: true, soft: soft, load: !(packedKept && warm))
-            } else {
-                solveContacts(invH: invH, useBias: true)
-            }
+            if scalar { solveContacts(invH: invH, useBias: true) }
+            if wide { runWideContacts(warmStart: false, invH: invH, useBias: true, soft: soft, load: !(packedKept && warm)) }
             integratePositions(h: h)
             solveJoints(h: h, useBias: false)
-            if wide {
-                runWideContacts(warmStart: false, invH: invH, useBias: false, soft: soft, load: !packedKept)
-            } else {
-                solveContacts(invH: invH, useBias: false)
-            }
+            if scalar { solveContacts(invH: invH, useBias: false) }
+            if wide { runWideContacts(warmStart: false, invH: invH, useBias: false, soft: soft, load: !packedKept) }
         }
-        if wide {
-            applyWideRestitution()
-            storeWideContactImpulses()
-        } else {
-            applyRestitution()
-            storeContactImpulses()
-        }
+        // Restitution in contact order, over both.
+        if wide { applyWideRestitution() } else { applyRestitution() }
+        if wide { storeWideContactImpulses() }
+        if scalar { storeContactImpulses() }
         // The rods' impulses stay in their batches, which the next step reuses; the joint records get them when
         // the batches are rebuilt or a joint is destroyed (`flushRodImpulses`).
         if !wideRods.isEmpty || !centreRods.isEmpty { rodImpulsesPending = true }

@@ -173,7 +173,7 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var rodsAlone = false
     /// This step's contact constraints in coloured batches of four (WideContacts.swift; empty: the scalar path),
     /// with the colouring's scratch: colour and contact per contact (after the build, each contact's batch << 2 |
-    /// lane, which restitution reads), contacts by colour, colour ends, the colours
+    /// lane or overflow constraint, which restitution reads), contacts by colour, colour ends, the colours
     /// taken at each awake body (by entry); the bodies in packed-entry order (entry 0 is the padding lanes'), the body → entry
     /// map (−1 outside a build) and the packed state, (vx, vy, ω, 0) and (x, y, cos, sin) per entry.
     @exclusivity(unchecked) @usableFromInline var wideContacts = StepTable<WideContactBatch>()
@@ -239,7 +239,8 @@ public final class World {
     @usableFromInline let scratchPolygons = UnsafeMutablePointer<Vec2>.allocate(capacity: 4 * maxPolygonVertices)
 
     // Solver scratch.
-    /// This step's contact constraints on the scalar path (empty when they are built into `wideContacts`).
+    /// This step's scalar contact constraints: every contact on the scalar path; beside `wideContacts`, only the
+    /// colouring's overflow.
     @exclusivity(unchecked) @usableFromInline var constraints = StepTable<ContactConstraint>()
     /// What the last broadphase borrowed of `wideContacts` (its cell slots) and `constraints` (its unswept
     /// boxes), in elements of each: their tables are kept at least this large.

@@ -1209,6 +1209,67 @@ final class WideContactTests: XCTestCase {
         }
     }
 
+    /// A plank lying on 72 boxes has more contacts than there are colours: the contacts that find none (the
+    /// overflow) become scalar constraints, solved before the batches in every pass, while the rest stay wide.
+    /// Every contact is solved once, the overflow's impulses are kept for the next step's warm start, and the
+    /// plank rests as on the all-scalar path, the same on every run.
+    func test_colouringOverflow_solvesTheRestAsScalarConstraints() throws {
+        func rest(wide: Bool, steps: Int) throws -> (world: World, plank: BodyID, trace: [Vec2]) {
+            let world = World()
+            if !wide { world.wideContactMinimum = .max }
+            world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
+            var floor = BodyDefinition(); floor.type = .static; floor.collisionClass = 1
+            floor.shapes = [ShapeDefinition(try .wall(from: Vec2(-100, 500), to: Vec2(1200, 500), outward: Vec2(0, 1)), mass: 0)]
+            try world.createBody(floor)
+            var ids: [BodyID] = []
+            for k in 0..<72 {
+                var d = BodyDefinition.box(center: Vec2(20 + Float(k) * 14, 495), width: 10, height: 10)
+                d.gravity = Vec2(0, 1000); d.friction = 0.5; d.collisionClass = 1
+                ids.append(try world.createBody(d))
+            }
+            var plankDefinition = BodyDefinition.box(center: Vec2(517, 485), width: 1010, height: 10)
+            plankDefinition.gravity = Vec2(0, 1000); plankDefinition.friction = 0.5; plankDefinition.collisionClass = 1
+            let plank = try world.createBody(plankDefinition)
+            var trace: [Vec2] = []
+            for step in 0..<steps {
+                world.step(dt: 1.0 / 60, substeps: 4)
+                if wide && step < 20 {
+                    XCTAssertFalse(world.wideContacts.isEmpty, "step \(step): the batches ran")
+                    XCTAssertFalse(world.constraints.isEmpty, "step \(step): 72 contacts at the plank overflow 64 colours")
+                }
+                trace.append(world.origin(of: plank))
+                trace.append(Vec2(world.angle(of: plank), 0))
+                for id in ids { trace.append(world.origin(of: id)) }
+            }
+            return (world, plank, trace)
+        }
+        // Awake still after 20 steps (a resting island sleeps after half a second).
+        let (world, plank, _) = try rest(wide: true, steps: 20)
+        XCTAssertGreaterThan(world.awakeBodyCount, 0)
+        // Every contact in exactly one place: a lane of a batch or a scalar constraint.
+        var seen = Array(repeating: 0, count: world.contacts.count)
+        for b in world.wideContacts { for l in 0..<4 where b.constraint[l] >= 0 { seen[Int(b.constraint[l])] += 1 } }
+        for c in world.constraints { seen[Int(c.contact)] += 1 }
+        XCTAssertEqual(seen, Array(repeating: 1, count: world.contacts.count))
+        // The overflow's impulses were stored for the warm start: every contact at the plank pushes.
+        let plankIndex = Int32(plank.index)
+        let atPlank = world.contacts.filter { $0.bodyA == plankIndex || $0.bodyB == plankIndex }
+        XCTAssertEqual(atPlank.count, 72)
+        for c in atPlank { XCTAssertGreaterThan(c.manifold.points.0.normalImpulse, 0) }
+        for c in world.constraints { XCTAssertGreaterThan(world.contacts[Int(c.contact)].manifold.points.0.normalImpulse, 0) }
+        // The plank rests on the boxes (its centre 10 points above their tops' 490), level, as on the scalar path.
+        XCTAssertEqual(world.origin(of: plank).y, 485, accuracy: 0.5)
+        XCTAssertEqual(world.angle(of: plank), 0, accuracy: 0.001)
+        let (_, _, wide) = try rest(wide: true, steps: 90)
+        let (_, _, scalar) = try rest(wide: false, steps: 90)
+        for (w, s) in zip(wide, scalar) {
+            XCTAssertEqual(w.x, s.x, accuracy: 0.05)
+            XCTAssertEqual(w.y, s.y, accuracy: 0.05)
+        }
+        let (_, _, again) = try rest(wide: true, steps: 90)
+        XCTAssertTrue(zip(wide, again).allSatisfy { $0.x.bitPattern == $1.x.bitPattern && $0.y.bitPattern == $1.y.bitPattern })
+    }
+
     /// The wide path stacks and piles as the scalar path does (only the order of the contacts within a pass
     /// differs), and gives the same result on every run.
     func test_wideContacts_stackAndPileLikeTheScalarPath_deterministically() throws {
