@@ -1,6 +1,7 @@
-/// One contact point, as of the narrowphase of the current step. (Its anchors, the point relative to each body's
-/// center of mass, are not kept: the solver takes them from the point and the positions, which have not moved
-/// since.)
+/// One contact point, as of the narrowphase of the current step: the point as computed at the bodies' reference
+/// poses (within `World.manifoldTolerance` of their present ones) and the separation at their present poses. (Its
+/// anchors, the point relative to each body's center of mass, are not kept: the solver takes them from the point
+/// and the positions, which have not moved since.)
 public struct ManifoldPoint: Sendable {
     /// World point midway between the two surfaces, points.
     public var point: Vec2 = .zero
@@ -13,6 +14,9 @@ public struct ManifoldPoint: Sendable {
     @usableFromInline var relativeVelocity: Float = 0
     /// Feature key: matches points of consecutive steps.
     @usableFromInline var id: UInt32 = 0
+    /// The separation at the bodies' reference poses, where the narrowphase computed the point (`separation` is
+    /// carried from there to their present poses).
+    @usableFromInline var referenceSeparation: Float = 0
 
     /// The point relative to a body's center of mass at `center` (its anchor). The narrowphase and the solver's
     /// preparation both take it from here, with the same positions, so they agree to the bit.
@@ -23,8 +27,8 @@ public struct ManifoldPoint: Sendable {
 public struct Manifold: Sendable {
     public var normal: Vec2 = .zero
     public var points: (ManifoldPoint, ManifoldPoint) = (ManifoldPoint(), ManifoldPoint())
-    /// 0, 1 or 2, in one byte: a contact record fills 96 bytes, not 104 (World's `Contact` puts its flag in the
-    /// manifold's tail).
+    /// 0, 1 or 2, in one byte: a contact record fills 112 bytes, not 120 (World's `Contact` puts its flag and its
+    /// reach in the manifold's tail).
     @usableFromInline var storedPointCount: UInt8 = 0
 
     /// The number of points in use: 0, 1 or 2.

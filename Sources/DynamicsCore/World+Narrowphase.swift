@@ -82,34 +82,66 @@ extension World {
         return (apart, spin, specDist)
     }
 
+    /// How far a body may move (or a point at its extent turn) from its reference pose before the manifolds of
+    /// its pairs are computed again: a tenth of the linear slop.
+    @inline(__always) static func manifoldTolerance(linearSlop: Float) -> Float { 0.1 * linearSlop }
+    /// A manifold's reach beyond the speculative distance is rounded up to whole steps of half the linear slop
+    /// (`Contact.reach`), so that a pair whose closing speed wavers keeps the reach it was computed with.
+    @inline(__always) static func reachUnit(linearSlop: Float) -> Float { 0.5 * linearSlop }
+    @usableFromInline static let noReach: UInt8 = .max
+
+    /// Keeps each awake body's reference pose (`referencePose`): a body that has moved or turned more than
+    /// `manifoldTolerance` from it, or every body when the slots, the world's pair rules or the awake count have
+    /// changed since the last narrowphase, takes its present pose, and is marked in `referenceMoved`. Returns
+    /// whether the references held over from the last step (false: every body took its pose, and no manifold is
+    /// reused this step).
+    func updateReferencePoses(tolerance: Float) -> Bool {
+        let n = bodies.awakeCount
+        let held = referenceState.valid && referenceState.slots == bodies.slotVersion
+            && referenceState.pairs == pairCacheVersion && referenceState.awake == n
+        referencePose.reserve(n, count: held ? n : 0)
+        referenceMoved.reserve(n, count: 0)
+        let ref = referencePose.base, moved = referenceMoved.base
+        let pos = bodies.position.base, rot = bodies.rotation.base, ext = bodies.extent.base
+        let tolerance2 = tolerance * tolerance
+        for s in 0..<n {
+            let p = pos[s], q = rot[s]
+            var leaves = true
+            if held {
+                let r = ref[s]
+                let dx = p.x - r[0], dy = p.y - r[1]
+                // The sine and cosine of the turn since the reference; a point at the body's extent moves
+                // extent × |sin| across (and the cosine rules out turns past a quarter).
+                let sine = r[2] * q.s - r[3] * q.c, cosine = r[2] * q.c + r[3] * q.s
+                leaves = dx * dx + dy * dy > tolerance2 || abs(sine) * ext[s] > tolerance || cosine <= 0
+            }
+            if leaves { ref[s] = SIMD4(p.x, p.y, q.c, q.s) }
+            moved[s] = leaves ? 1 : 0
+        }
+        referenceState = (bodies.slotVersion, pairCacheVersion, n, true)
+        return held
+    }
+
     /// Stage 3b: manifolds for every candidate pair, merged with last step's contacts (both sorted by key) for
     /// warm starting and touch events. Sleeping islands that an awake body reaches are woken here.
     ///
-    /// Last step's contacts are first copied into `contactHistory`, which keeps what the merge reads of them, and the
-    /// contact list is rebuilt in place: a contact costs its record and 40 bytes of history between steps, not two
-    /// records.
+    /// Manifolds are computed at the bodies' reference poses (`updateReferencePoses`), and each point's separation
+    /// is then carried to the present poses: each body's motion since its reference, its turn taken to first order
+    /// (a point moves by the body's displacement plus sin(turn) × its offset, turned a quarter), along the normal.
+    /// A pair's reach (`World.reach`) is rounded up to whole steps of `reachUnit`, and a pair whose bodies both
+    /// kept their references keeps last step's reach while it needs no longer one. So while neither body leaves
+    /// its reference (a pile at rest, a stack, items sliding slowly), computing the manifold again would give last
+    /// step's to the bit, and the narrowphase takes last step's instead. Only the separations, relative
+    /// velocities, impulses and events are new.
+    ///
+    /// Last step's contacts are read from `contactHistory`, the list's twin buffer, while the list is rebuilt.
     func narrowphase(dt: Float) {
         if contactsNeedSort { contacts.sort(by: <); contactsNeedSort = false }
-        var contacts = self.contacts; self.contacts = []
-        var history = self.contactHistory; self.contactHistory = []
+        let history = self.contacts; self.contacts = []
+        var contacts = self.contactHistory; self.contactHistory = []
         var ended = self.contactEndedEvents; self.contactEndedEvents = []
         var began = self.contactBeganEvents; self.contactBeganEvents = []
         var wakeList = self.wakeList; self.wakeList = []
-        // The history keeps its length between steps and is only grown or cut to this step's count, then written
-        // over by a loop over raw storage (appending placeholders, or a lazily mapped sequence, costs several times
-        // as much per record).
-        let recorded = contacts.count
-        if history.count > recorded {
-            history.removeLast(history.count - recorded)
-        } else if history.count < recorded {
-            if history.capacity < recorded { history.reserveCapacity(recorded + recorded / 8) }
-            history.append(contentsOf: repeatElement(ContactHistory.empty, count: recorded - history.count))
-        }
-        contacts.withUnsafeBufferPointer { cs in
-            history.withUnsafeMutableBufferPointer { hs in
-                for k in 0..<recorded { hs[k] = ContactHistory(cs[k]) }
-            }
-        }
         contacts.removeAll(keepingCapacity: true)
         // At most one contact per candidate pair of one-shape bodies: sized for that at once, with an eighth to spare.
         let pairCount = self.pairs.count
@@ -117,7 +149,7 @@ extension World {
         wakeList.removeAll(keepingCapacity: true)
         let generation = bodies.generation, materials = bodies.materials
         let sleepingIsland = bodies.sleepingIsland
-        @inline(__always) func endedEvent(_ c: ContactHistory) -> ContactEndedEvent {
+        @inline(__always) func endedEvent(_ c: Contact) -> ContactEndedEvent {
             let a = Int(c.keyHi >> 32), b = Int(c.keyHi & 0xFFFF_FFFF)
             return ContactEndedEvent(bodyA: BodyID(index: Int32(a), generation: generation[a]),
                                      bodyB: BodyID(index: Int32(b), generation: generation[b]),
@@ -128,10 +160,24 @@ extension World {
         let beginTouch = slop            // touching starts at this separation or less
         let endTouch = 3 * slop          // and ends above this (hysteresis against flicker)
         let margin = settings.speculativeDistance
+        let tolerance = World.manifoldTolerance(linearSlop: slop)
+        let reachUnit = World.reachUnit(linearSlop: slop), perReachUnit = 1 / reachUnit
         let pos = bodies.position.base, rot = bodies.rotation.base, vel = bodies.velocity.base
         let angVel = bodies.angularVelocity.base, grav = bodies.gravity.base
         let awakeCount = bodies.awakeCount
         let oldCount = history.count
+        // Nothing to reuse without pairs (and no references are kept for them).
+        let held = self.pairs.isEmpty ? false : updateReferencePoses(tolerance: tolerance)
+        if self.pairs.isEmpty { referenceState.valid = false }
+        let ref = referencePose.base, moved = referenceMoved.base
+        let reuse = held && manifoldReuse
+        var reused = 0
+        /// Slot s's reference pose (a static or sleeping body's present one: it has not moved).
+        @inline(__always) func reference(_ s: Int) -> (p: Vec2, q: Rot) {
+            guard s < awakeCount else { return (pos[s], rot[s]) }
+            let r = ref[s]
+            return (Vec2(r[0], r[1]), Rot(c: r[2], s: r[3]))
+        }
 
         // The columns read per pair, as raw buffers (no bounds checks in the loop).
         self.pairs.withUnsafeBufferPointer { pairs in
@@ -146,7 +192,7 @@ extension World {
         pairReach.withUnsafeBufferPointer { reaches in
             var merge = NarrowphaseMerge(contacts: contacts, ended: ended, began: began)
             contacts = []; ended = []; began = []
-            defer { contacts = merge.contacts; ended = merge.ended; began = merge.began }
+            defer { contacts = merge.contacts; ended = merge.ended; began = merge.began; reused = merge.reused }
             var oi = 0
             var mixedOf: (Int32, Int32) = (.min, .min)
             var mixedFriction: Float = 0, mixedRestitution: Float = 0
@@ -160,8 +206,17 @@ extension World {
                 while oi < oldCount && old[oi].keyHi == key { oi += 1 }
                 let ia = Int(key >> 32), ib = Int(key & 0xFFFF_FFFF)
                 let sa = Int(slot[ia]), sb = Int(slot[ib])
-                let pA = pos[sa], qA = rot[sa], pB = pos[sb], qB = rot[sb]
+                let pA = pos[sa], pB = pos[sb]
+                let (rA, rqA) = reference(sa), (rB, rqB) = reference(sb)
+                // Each body's motion since its reference: displacement and the sine of its turn.
+                let dA = pA - rA, dB = pB - rB
+                let turnA = rqA.c * rot[sa].s - rqA.s * rot[sa].c, turnB = rqB.c * rot[sb].s - rqB.s * rot[sb].c
                 let spin = reaches[p].spin, specDist = reaches[p].specDist
+                // The reach in whole units (or none, beyond 254 of them).
+                let units = ((specDist - margin) * perReachUnit).rounded(.up)
+                let reachNow: UInt8 = units < Float(World.noReach) ? UInt8(units) : World.noReach
+                // Last step's reach, and manifolds, may stand while both references held.
+                let kept = held && !(sa < awakeCount && moved[sa] != 0) && !(sb < awakeCount && moved[sb] != 0)
                 // The mixed friction and restitution of the last pair of materials, kept: consecutive pairs (and
                 // most pairs of a scene) share their materials.
                 let materialA = material[ia], materialB = material[ib]
@@ -178,23 +233,46 @@ extension World {
                 /// Shape `la` of A against shape `lb` of B: their manifold, merged with last step's contact of the
                 /// two shapes. (It captures constants only; what it changes comes `inout`.)
                 @inline(__always) func meet(_ la: Int, _ lb: Int, _ s: inout NarrowphaseMerge) {
-                    let shapeA = shapes[startA + la]
-                    let shapeB = shapes[startB + lb]
+                    let lo = UInt32(la) << 16 | UInt32(lb)
+                    var previous: Int = -1
+                    for k in oldStart..<oldEnd where old[k].keyLo == lo { previous = k; break }
                     var m: Manifold
-                    if shapeA.kind == .polygon && shapeB.kind == .polygon && shapeA.vertexCount == 4 && shapeB.vertexCount == 4 {
-                        // Two quads (boxes) meet in registers.
-                        if s.quadA != startA + la {
-                            let vs = Int(shapeA.vertexStart)
-                            s.worldQuadA = WorldQuad(vertices: pv.baseAddress! + vs, normals: pn.baseAddress! + vs, p: pA, q: qA)
-                            s.quadA = startA + la
-                        }
-                        let vs = Int(shapeB.vertexStart)
-                        let worldQuadB = WorldQuad(vertices: pv.baseAddress! + vs, normals: pn.baseAddress! + vs, p: pB, q: qB)
-                        m = collideQuads(s.worldQuadA, worldQuadB, specDist: specDist, linearSlop: slop)
+                    var reach = reachNow
+                    if kept && previous >= 0 && old[previous].reach != World.noReach && old[previous].reach >= reachNow {
+                        reach = old[previous].reach
+                    }
+                    let collideReach = reach == World.noReach ? specDist : margin + Float(reach) * reachUnit
+                    if reuse && kept && previous >= 0 && old[previous].reach == reach && reach != World.noReach {
+                        m = old[previous].manifold
+                        s.reused += 1
                     } else {
-                        m = World.collide(shapeA, pA, qA, shapeB, pB, qB, specDist: specDist, linearSlop: slop,
-                                          scratch: scratch, aLoaded: s.loadedA == startA + la, vertices: pv, normals: pn)
-                        if shapeA.kind != .circle { s.loadedA = startA + la }
+                        let shapeA = shapes[startA + la]
+                        let shapeB = shapes[startB + lb]
+                        if shapeA.kind == .polygon && shapeB.kind == .polygon && shapeA.vertexCount == 4 && shapeB.vertexCount == 4 {
+                            // Two quads (boxes) meet in registers.
+                            if s.quadA != startA + la {
+                                let vs = Int(shapeA.vertexStart)
+                                s.worldQuadA = WorldQuad(vertices: pv.baseAddress! + vs, normals: pn.baseAddress! + vs, p: rA, q: rqA)
+                                s.quadA = startA + la
+                            }
+                            let vs = Int(shapeB.vertexStart)
+                            let worldQuadB = WorldQuad(vertices: pv.baseAddress! + vs, normals: pn.baseAddress! + vs, p: rB, q: rqB)
+                            m = collideQuads(s.worldQuadA, worldQuadB, specDist: collideReach, linearSlop: slop)
+                        } else {
+                            m = World.collide(shapeA, rA, rqA, shapeB, rB, rqB, specDist: collideReach, linearSlop: slop,
+                                              scratch: scratch, aLoaded: s.loadedA == startA + la, vertices: pv, normals: pn)
+                            if shapeA.kind != .circle { s.loadedA = startA + la }
+                        }
+                        m.points.0.referenceSeparation = m.points.0.separation
+                        m.points.1.referenceSeparation = m.points.1.separation
+                    }
+                    // Each point's separation at the present poses: the points of A and B there moved with their
+                    // bodies since the references.
+                    for k in 0..<m.pointCount {
+                        var q = m[k]
+                        let moveA = dA + turnA * leftPerp(q.point - rA), moveB = dB + turnB * leftPerp(q.point - rB)
+                        q.separation = q.referenceSeparation + dot(m.normal, moveB - moveA)
+                        m[k] = q
                     }
                     // The speculative reach used above bounds the approach in any direction; keep the contact
                     // only if the pair can close its gap along this normal within the step, so items moving past
@@ -204,9 +282,6 @@ extension World {
                         let reach = margin + dt * (Swift.max(approach, 0) + spin)
                         if m.minSeparation > reach { m.pointCount = 0 }
                     }
-                    let lo = UInt32(la) << 16 | UInt32(lb)
-                    var previous: Int = -1
-                    for k in oldStart..<oldEnd where old[k].keyLo == lo { previous = k; break }
                     let wasTouching = previous >= 0 && old[previous].touching
                     if m.pointCount == 0 {
                         if wasTouching { s.ended.append(endedEvent(old[previous])) }
@@ -214,20 +289,21 @@ extension World {
                     }
                     s.anyPoints = true
                     // Anchors, relative velocity, and warm-start impulses matched by feature id.
-                    let previousPoints = previous >= 0 ? Int(old[previous].pointCount) : 0
+                    let previousPoints = previous >= 0 ? old[previous].manifold.pointCount : 0
                     let vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
                     for k in 0..<m.pointCount {
                         var p = m[k]
                         let vrA = vA + cross(wA, p.anchor(from: pA))
                         let vrB = vB + cross(wB, p.anchor(from: pB))
                         p.relativeVelocity = dot(m.normal, vrB - vrA)
+                        p.normalImpulse = 0; p.tangentImpulse = 0; p.maxNormalImpulse = 0
                         if previousPoints > 0 {
                             // The previous manifold's points, read in place.
-                            let q = old[previous]
-                            if q.id0 == p.id {
-                                p.normalImpulse = q.normalImpulse0; p.tangentImpulse = q.tangentImpulse0
-                            } else if previousPoints > 1 && q.id1 == p.id {
-                                p.normalImpulse = q.normalImpulse1; p.tangentImpulse = q.tangentImpulse1
+                            let q = old[previous].manifold.points
+                            if q.0.id == p.id {
+                                p.normalImpulse = q.0.normalImpulse; p.tangentImpulse = q.0.tangentImpulse
+                            } else if previousPoints > 1 && q.1.id == p.id {
+                                p.normalImpulse = q.1.normalImpulse; p.tangentImpulse = q.1.tangentImpulse
                             }
                         }
                         m[k] = p
@@ -243,7 +319,7 @@ extension World {
                         s.ended.append(endedEvent(old[previous]))
                     }
                     s.contacts.append(Contact(keyHi: key, keyLo: lo, manifold: m, friction: friction,
-                                            restitution: restitution, touching: touching))
+                                            restitution: restitution, touching: touching, reach: reach))
                 }
                 if countA == 1 && countB == 1 {
                     // One shape each, the common case, outside the loops (whose invariants the compiler would
@@ -276,6 +352,7 @@ extension World {
         }
         self.contacts = contacts
         self.contactHistory = history
+        reusedManifoldCount = reused
         self.contactEndedEvents = ended
         self.contactBeganEvents = began
         self.wakeList = wakeList
@@ -351,4 +428,6 @@ private struct NarrowphaseMerge {
     var worldQuadA = WorldQuad(x: .zero, y: .zero, nx: .zero, ny: .zero)
     /// Whether the current pair of bodies has a contact with points.
     var anyPoints = false
+    /// Manifolds taken from last step's contacts.
+    var reused = 0
 }

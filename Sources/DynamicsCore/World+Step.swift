@@ -131,11 +131,12 @@ extension World {
         @inline(__always) func release<T>(_ a: inout [T]) { if a.capacity > 0 && a.isEmpty { a = [] } }
         release(&contacts); release(&pendingEnded)
         release(&contactBeganEvents); release(&contactEndedEvents); release(&bodiesFallenAsleep)
-        // Per-step tables: the narrowphase's copy of last step's contacts, this step's constraints (their impulses
+        // Per-step tables: the narrowphase's twin of the contact list and reference poses, this step's constraints (their impulses
         // are stored in the contacts), colouring, packed state, candidate pairs, cell entries, sort and island scratch.
         contactHistory = []; constraints.release(); wideContacts.release(); contactColoured = []; contactSorted = []; contactBodies = []
         contactBodyColours = []; contactBodyEntry = []; wideContactColourEnds = []
         contactVelocity.release(); contactPose.release()
+        referencePose.release(); referenceMoved.release(); referenceState.valid = false
         pairs = []; pairReach = []; awakeOversize = []; wakeList = []
         cellEntries = []; sortScratch = []; sortCounts = []; bucketCounts = []
         candidates = []; freshCandidates = []; fatGrid = FatGrid()

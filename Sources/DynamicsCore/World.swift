@@ -34,18 +34,23 @@ struct ShapeRecord {
 /// a hash map.
 @usableFromInline
 struct Contact {
-    // In this order the record is 96 bytes: `touching` sits in the manifold's tail, after its one-byte count.
+    // In this order the record is 112 bytes: the flag and the reach sit in the manifold's tail, after its one-byte
+    // count.
     @usableFromInline var keyHi: UInt64      // bodyA << 32 | bodyB (id indices, A < B)
     @usableFromInline var manifold: Manifold
     @usableFromInline var touching: Bool
+    /// The reach the manifold was computed with, in steps of `World.reachUnit` beyond the speculative distance
+    /// (`World.noReach`: a reach too long to step), so that the next step may reuse it while neither body leaves
+    /// its reference and the pair needs no longer reach (World+Narrowphase.swift).
+    @usableFromInline var reach: UInt8
     @usableFromInline var keyLo: UInt32      // local shape A << 16 | local shape B
     @usableFromInline var friction: Float
     @usableFromInline var restitution: Float
 
     @inline(__always) init(keyHi: UInt64, keyLo: UInt32, manifold: Manifold, friction: Float, restitution: Float,
-                           touching: Bool) {
-        self.keyHi = keyHi; self.manifold = manifold; self.touching = touching; self.keyLo = keyLo
-        self.friction = friction; self.restitution = restitution
+                           touching: Bool, reach: UInt8 = World.noReach) {
+        self.keyHi = keyHi; self.manifold = manifold; self.touching = touching; self.reach = reach
+        self.keyLo = keyLo; self.friction = friction; self.restitution = restitution
     }
 
     @inline(__always) var bodyA: Int32 { Int32(truncatingIfNeeded: keyHi >> 32) }
@@ -60,34 +65,6 @@ struct Contact {
 struct PairReach {
     @usableFromInline var spin: Float
     @usableFromInline var specDist: Float
-}
-
-/// What the narrowphase keeps of last step's contact while it rebuilds the contact list in place: its key,
-/// whether it touched, and its points' feature ids and impulses for warm starting (40 bytes; the record is 96).
-@usableFromInline
-struct ContactHistory {
-    @usableFromInline var keyHi: UInt64
-    @usableFromInline var keyLo: UInt32
-    @usableFromInline var touching: Bool
-    @usableFromInline var pointCount: UInt8
-    @usableFromInline var id0: UInt32
-    @usableFromInline var normalImpulse0: Float
-    @usableFromInline var tangentImpulse0: Float
-    @usableFromInline var id1: UInt32
-    @usableFromInline var normalImpulse1: Float
-    @usableFromInline var tangentImpulse1: Float
-
-    /// A placeholder, overwritten before it is read.
-    @inline(__always) static var empty: ContactHistory {
-        ContactHistory(Contact(keyHi: 0, keyLo: 0, manifold: Manifold(), friction: 0, restitution: 0, touching: false))
-    }
-
-    @inline(__always) init(_ c: Contact) {
-        keyHi = c.keyHi; keyLo = c.keyLo; touching = c.touching; pointCount = c.manifold.storedPointCount
-        let p0 = c.manifold.points.0, p1 = c.manifold.points.1
-        id0 = p0.id; normalImpulse0 = p0.normalImpulse; tangentImpulse0 = p0.tangentImpulse
-        id1 = p1.id; normalImpulse1 = p1.normalImpulse; tangentImpulse1 = p1.tangentImpulse
-    }
 }
 
 /// A sleeping island: its bodies sit outside the awake range and its contacts wait here, untouched, until
@@ -194,8 +171,21 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var wideContactPosesStale = true
 
     @exclusivity(unchecked) @usableFromInline var contacts: [Contact] = []
-    /// Last step's contacts, as the narrowphase reads them while it rebuilds `contacts` (scratch kept between steps).
-    @exclusivity(unchecked) @usableFromInline var contactHistory: [ContactHistory] = []
+    /// Last step's contacts, as the narrowphase reads them while it rebuilds `contacts` into this buffer's twin: the
+    /// two swap every step (scratch kept between steps).
+    @exclusivity(unchecked) @usableFromInline var contactHistory: [Contact] = []
+    /// The narrowphase's reference pose of each awake body, (x, y, cos, sin) by slot, and whether the body took its
+    /// present pose as reference this step (1) or kept it (0). Manifolds are computed at the reference poses and
+    /// reused while neither body of a pair leaves its reference by more than `manifoldTolerance` (see
+    /// World+Narrowphase.swift). `referenceState`: the versions and awake count the references were kept under;
+    /// when any changes, every body takes its pose as reference again and no manifold is reused.
+    @exclusivity(unchecked) @usableFromInline var referencePose = Column<SIMD4<Float>>()
+    @exclusivity(unchecked) @usableFromInline var referenceMoved = Column<UInt8>()
+    @exclusivity(unchecked) @usableFromInline var referenceState: (slots: UInt64, pairs: UInt64, awake: Int, valid: Bool) = (0, 0, 0, false)
+    /// Tests turn reuse off to check that a reused manifold is the one computing it again gives, to the bit.
+    @exclusivity(unchecked) @usableFromInline var manifoldReuse = true
+    /// How many of the last narrowphase's manifolds were last step's, reused.
+    @exclusivity(unchecked) @usableFromInline var reusedManifoldCount = 0
     @exclusivity(unchecked) @usableFromInline var contactsNeedSort = false
     @exclusivity(unchecked) @usableFromInline var islands: [SleepingIsland] = []
     @exclusivity(unchecked) @usableFromInline var freeIslands: [Int32] = []
@@ -310,6 +300,8 @@ public final class World {
         rodVelocity.free(count: 0)
         rodPose.free(count: 0)
         contactVelocity.free(count: 0)
+        referencePose.free(count: 0)
+        referenceMoved.free(count: 0)
         contactPose.free(count: 0)
         fatBoxes.free(count: 0)
         constraints.free()

@@ -208,9 +208,10 @@ final class PropertyTests: XCTestCase {
         }
     }
 
-    /// The narrowphase keeps the first body's world polygon (or quad) between consecutive pairs that share it, and
-    /// meets two boxes in registers (`collideQuads`); every manifold equals the one computed from scratch by the
-    /// general polygon path (boxes, circles and walls, to the bit).
+    /// The narrowphase keeps the first body's world polygon (or quad) between consecutive pairs that share it,
+    /// meets two boxes in registers (`collideQuads`) and reuses last step's manifolds; every manifold equals the one
+    /// computed from scratch by the general polygon path at the bodies' reference poses with the contact's reach
+    /// (boxes, circles and walls, to the bit), and its separations are those carried to the present poses.
     func test_narrowphase_reusingTheFirstPolygon_givesTheManifoldsComputedAfresh() throws {
         for seed in UInt64(1)...3 {
             let (world, _) = try randomWorld(seed: seed, count: 300, gravity: true)
@@ -234,16 +235,33 @@ final class PropertyTests: XCTestCase {
                                             pos: world.bodies.position.base, vel: world.bodies.velocity.base,
                                             angVel: world.bodies.angularVelocity.base, ext: world.bodies.extent.base,
                                             grav: world.bodies.gravity.base, tight: nil)
-                    let m = World.collide(a, world.bodies.position[sa], world.bodies.rotation[sa],
-                                          b, world.bodies.position[sb], world.bodies.rotation[sb],
-                                          specDist: reach.specDist, linearSlop: world.settings.linearSlop,
+                    // The contact's reach: at least the pair's, in whole units, or the pair's own beyond them.
+                    let unit = World.reachUnit(linearSlop: world.settings.linearSlop)
+                    let margin = world.settings.speculativeDistance
+                    let specDist = c.reach == World.noReach ? reach.specDist : margin + Float(c.reach) * unit
+                    XCTAssertGreaterThanOrEqual(specDist, reach.specDist, "seed \(seed): \(ia)-\(ib)")
+                    /// The reference pose of a slot (a static or sleeping body's present one).
+                    func reference(_ s: Int) -> (Vec2, Rot) {
+                        guard s < world.bodies.awakeCount else { return (world.bodies.position[s], world.bodies.rotation[s]) }
+                        let r = world.referencePose.base[s]
+                        return (Vec2(r[0], r[1]), Rot(c: r[2], s: r[3]))
+                    }
+                    let (pA, qA) = reference(sa), (pB, qB) = reference(sb)
+                    let m = World.collide(a, pA, qA, b, pB, qB, specDist: specDist, linearSlop: world.settings.linearSlop,
                                           scratch: scratch, aLoaded: false, vertices: pv, normals: pn)
                     XCTAssertEqual(m.pointCount, c.manifold.pointCount, "seed \(seed): \(ia)-\(ib)")
                     XCTAssertEqual(m.normal, c.manifold.normal, "seed \(seed): \(ia)-\(ib)")
+                    // Each body's motion since its reference.
+                    let dA = world.bodies.position[sa] - pA, dB = world.bodies.position[sb] - pB
+                    let tA = qA.c * world.bodies.rotation[sa].s - qA.s * world.bodies.rotation[sa].c
+                    let tB = qB.c * world.bodies.rotation[sb].s - qB.s * world.bodies.rotation[sb].c
                     for k in 0..<min(m.pointCount, c.manifold.pointCount) {
                         XCTAssertEqual(m[k].point, c.manifold[k].point, "seed \(seed): \(ia)-\(ib) point \(k)")
-                        XCTAssertEqual(m[k].separation, c.manifold[k].separation, "seed \(seed): \(ia)-\(ib)")
+                        XCTAssertEqual(m[k].separation, c.manifold[k].referenceSeparation, "seed \(seed): \(ia)-\(ib)")
                         XCTAssertEqual(m[k].id, c.manifold[k].id, "seed \(seed): \(ia)-\(ib)")
+                        let moveA = dA + tA * leftPerp(m[k].point - pA), moveB = dB + tB * leftPerp(m[k].point - pB)
+                        XCTAssertEqual(c.manifold[k].separation, m[k].separation + dot(m.normal, moveB - moveA),
+                                       "seed \(seed): \(ia)-\(ib)")
                     }
                     compared += 1
                 }
@@ -1291,18 +1309,103 @@ final class WideContactTests: XCTestCase {
     }
 }
 
-/// Bulk creation sizes the tables once.
-final class CapacityTests: XCTestCase {
-    /// What the narrowphase keeps of last step's contact is 40 bytes, as the memory figures count it.
-    func test_contactHistory_is40Bytes() {
-        XCTAssertEqual(MemoryLayout<ContactHistory>.stride, 40)
+/// Manifolds computed at reference poses and reused while neither body leaves its reference
+/// (World+Narrowphase.swift).
+final class ManifoldReuseTests: XCTestCase {
+    /// Reusing last step's manifold gives what computing it again at the same reference poses gives: a rain
+    /// settling into a pile and a pyramid, with reuse and without, agree to the bit at every step, and the pile's
+    /// calm steps reuse most of their manifolds.
+    func test_reusedManifolds_areTheOnesComputingAgainGives() throws {
+        for scene in [BenchmarkScene.rain(300), .pyramid(20)] {
+            func trace(reuse: Bool) throws -> (states: [UInt32], reused: [Int], contacts: [Int]) {
+                let world = World()
+                world.manifoldReuse = reuse
+                let (items, _) = try world.build(scene)
+                var states: [UInt32] = [], reused: [Int] = [], contacts: [Int] = []
+                for _ in 0..<240 {
+                    world.step(dt: 1.0 / 60, substeps: 4)
+                    reused.append(world.reusedManifoldCount); contacts.append(world.contactCount)
+                    for id in items {
+                        let p = world.origin(of: id), v = world.velocity(of: id), q = world.rotation(of: id)
+                        states += [p.x.bitPattern, p.y.bitPattern, v.x.bitPattern, v.y.bitPattern, q.s.bitPattern,
+                                   world.angularVelocity(of: id).bitPattern]
+                    }
+                }
+                return (states, reused, contacts)
+            }
+            let with = try trace(reuse: true), without = try trace(reuse: false)
+            XCTAssertTrue(with.states == without.states, "\(scene.name): reuse changed the result")
+            XCTAssertEqual(without.reused.max(), 0)
+            // Some step with most of its contacts' manifolds reused.
+            XCTAssertTrue(zip(with.reused, with.contacts).contains { $1 > 50 && 2 * $0 > $1 },
+                          "\(scene.name): calm steps reuse their manifolds")
+        }
     }
 
-    /// Every contact is kept in the contact list (or its sleeping island), with a 40-byte history of it while the
-    /// narrowphase rebuilds the list: its record is held to 96 bytes (the manifold's one-byte point count leaves
-    /// room for the touching flag; the anchors are computed from the point when needed).
-    func test_contactRecord_is96Bytes() {
-        XCTAssertEqual(MemoryLayout<Contact>.stride, 96)
+    /// A box resting on a floor keeps its manifold while it rests; moved by the caller by less than the tolerance,
+    /// its manifold is computed again where it now is (the step reuses nothing), so the contact's separation is
+    /// the new gap.
+    func test_aMovedBody_getsItsManifoldComputedAgain() throws {
+        let world = World()
+        world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
+        var floor = BodyDefinition(); floor.type = .static; floor.collisionClass = 1
+        floor.shapes = [ShapeDefinition(try .wall(from: Vec2(-100, 300), to: Vec2(300, 300), outward: Vec2(0, 1)), mass: 0)]
+        try world.createBody(floor)
+        var d = BodyDefinition.box(center: Vec2(100, 290), width: 20, height: 20)
+        d.gravity = Vec2(0, 1000); d.collisionClass = 1
+        let box = try world.createBody(d)
+        for _ in 0..<20 { world.step(dt: 1.0 / 60, substeps: 4) }
+        XCTAssertEqual(world.contactCount, 1)
+        XCTAssertEqual(world.reusedManifoldCount, 1, "a resting box keeps its manifold")
+        let restingY = world.origin(of: box).y
+        // Lifted by 0.02 points (within the tolerance of 0.05), with its velocity cleared.
+        try world.setTransform(box, origin: Vec2(world.origin(of: box).x, restingY - 0.02), angle: 0)
+        try world.setVelocity(box, .zero)
+        let before = world.contacts[0].manifold.points.0.separation
+        world.step(dt: 1.0 / 60, substeps: 4)
+        XCTAssertEqual(world.reusedManifoldCount, 0, "nothing is reused after the caller moved a body")
+        let after = world.contacts[0].manifold.points.0
+        XCTAssertEqual(after.separation, after.referenceSeparation, "computed at the present pose")
+        XCTAssertEqual(after.separation - before, 0.02, accuracy: 0.005)
+    }
+
+    /// A body that moves carries its contact points' separations with it between reference updates: for a box
+    /// sliding slowly along a floor (within the tolerance each step), the separation follows its height.
+    func test_separationsFollowTheBodies_betweenReferenceUpdates() throws {
+        let world = World()
+        world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
+        var floor = BodyDefinition(); floor.type = .static; floor.collisionClass = 1
+        floor.shapes = [ShapeDefinition(try .wall(from: Vec2(-100, 300), to: Vec2(300, 300), outward: Vec2(0, 1)), mass: 0)]
+        try world.createBody(floor)
+        var d = BodyDefinition.box(center: Vec2(100, 290), width: 20, height: 20)
+        d.gravity = Vec2(0, 1000); d.collisionClass = 1
+        let box = try world.createBody(d)
+        var reused = 0
+        for step in 0..<25 {
+            // The narrowphase runs at the start of the step, at these positions.
+            let y = world.origin(of: box).y
+            world.step(dt: 1.0 / 60, substeps: 4)
+            XCTAssertEqual(world.contactCount, 1)
+            guard world.contactCount == 1 else { continue }
+            let c = world.contacts[0]
+            // The box's bottom face is 10 below its centre; the wall is at 300. Both points share the gap.
+            let gap = 300 - (y + 10)
+            for k in 0..<c.manifold.pointCount {
+                XCTAssertEqual(c.manifold[k].separation, gap, accuracy: 1e-4, "step \(step), point \(k)")
+            }
+            reused += world.reusedManifoldCount
+        }
+        XCTAssertGreaterThan(reused, 10, "the resting box's steps reused its manifold")
+    }
+}
+
+/// Bulk creation sizes the tables once.
+final class CapacityTests: XCTestCase {
+    /// Every contact is kept in the contact list (or its sleeping island), and last step's list in its twin while
+    /// the narrowphase rebuilds it: its record is held to 112 bytes (the manifold's one-byte point count leaves room
+    /// for the touching flag and the reach; the anchors are computed from the point when needed).
+    func test_contactRecord_is112Bytes() {
+        XCTAssertEqual(MemoryLayout<Contact>.stride, 112)
         var m = Manifold()
         m.pointCount = 2
         XCTAssertEqual(m.pointCount, 2)
