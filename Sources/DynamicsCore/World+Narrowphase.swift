@@ -166,15 +166,18 @@ extension World {
         let angVel = bodies.angularVelocity.base, grav = bodies.gravity.base
         let awakeCount = bodies.awakeCount
         let oldCount = history.count
-        // Nothing to reuse without pairs (and no references are kept for them).
-        let held = self.pairs.isEmpty ? false : updateReferencePoses(tolerance: tolerance)
-        if self.pairs.isEmpty { referenceState.valid = false }
+        // References are kept, and manifolds reused, in a calm scene only (as the broadphase keeps its candidates):
+        // elsewhere each body's reference is its present pose, and a scene in motion pays no memory or upkeep.
+        let calm = !self.pairs.isEmpty && fatGrid.calmSteps > World.calmStepsToKeep
+        let held = calm ? updateReferencePoses(tolerance: tolerance) : false
+        if !calm { referenceState.valid = false }
+        let referenceCount = calm ? awakeCount : 0
         let ref = referencePose.base, moved = referenceMoved.base
         let reuse = held && manifoldReuse
         var reused = 0
         /// Slot s's reference pose (a static or sleeping body's present one: it has not moved).
         @inline(__always) func reference(_ s: Int) -> (p: Vec2, q: Rot) {
-            guard s < awakeCount else { return (pos[s], rot[s]) }
+            guard s < referenceCount else { return (pos[s], rot[s]) }
             let r = ref[s]
             return (Vec2(r[0], r[1]), Rot(c: r[2], s: r[3]))
         }

@@ -175,7 +175,8 @@ public final class World {
     /// two swap every step (scratch kept between steps).
     @exclusivity(unchecked) @usableFromInline var contactHistory: [Contact] = []
     /// The narrowphase's reference pose of each awake body, (x, y, cos, sin) by slot, and whether the body took its
-    /// present pose as reference this step (1) or kept it (0). Manifolds are computed at the reference poses and
+    /// present pose as reference this step (1) or kept it (0); kept in calm scenes only, as the broadphase's fat
+    /// boxes are (elsewhere a body's reference is its present pose). Manifolds are computed at the reference poses and
     /// reused while neither body of a pair leaves its reference by more than `manifoldTolerance` (see
     /// World+Narrowphase.swift). `referenceState`: the versions and awake count the references were kept under;
     /// when any changes, every body takes its pose as reference again and no manifold is reused.

@@ -242,7 +242,9 @@ final class PropertyTests: XCTestCase {
                     XCTAssertGreaterThanOrEqual(specDist, reach.specDist, "seed \(seed): \(ia)-\(ib)")
                     /// The reference pose of a slot (a static or sleeping body's present one).
                     func reference(_ s: Int) -> (Vec2, Rot) {
-                        guard s < world.bodies.awakeCount else { return (world.bodies.position[s], world.bodies.rotation[s]) }
+                        guard world.referenceState.valid && s < world.bodies.awakeCount else {
+                            return (world.bodies.position[s], world.bodies.rotation[s])
+                        }
                         let r = world.referencePose.base[s]
                         return (Vec2(r[0], r[1]), Rot(c: r[2], s: r[3]))
                     }
