@@ -1344,10 +1344,8 @@ final class ManifoldReuseTests: XCTestCase {
         }
     }
 
-    /// A box resting on a floor keeps its manifold while it rests; moved by the caller by less than the tolerance,
-    /// its manifold is computed again where it now is (the step reuses nothing), so the contact's separation is
-    /// the new gap.
-    func test_aMovedBody_getsItsManifoldComputedAgain() throws {
+    /// A 20-point box under gravity, placed resting on a static floor at y = 300.
+    func boxOnFloor() throws -> (World, BodyID) {
         let world = World()
         world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
         var floor = BodyDefinition(); floor.type = .static; floor.collisionClass = 1
@@ -1355,7 +1353,14 @@ final class ManifoldReuseTests: XCTestCase {
         try world.createBody(floor)
         var d = BodyDefinition.box(center: Vec2(100, 290), width: 20, height: 20)
         d.gravity = Vec2(0, 1000); d.collisionClass = 1
-        let box = try world.createBody(d)
+        return (world, try world.createBody(d))
+    }
+
+    /// A box resting on a floor keeps its manifold while it rests; moved by the caller by less than the tolerance,
+    /// its manifold is computed again where it now is (the step reuses nothing), so the contact's separation is
+    /// the new gap.
+    func test_aMovedBody_getsItsManifoldComputedAgain() throws {
+        let (world, box) = try boxOnFloor()
         for _ in 0..<20 { world.step(dt: 1.0 / 60, substeps: 4) }
         XCTAssertEqual(world.contactCount, 1)
         XCTAssertEqual(world.reusedManifoldCount, 1, "a resting box keeps its manifold")
@@ -1372,16 +1377,9 @@ final class ManifoldReuseTests: XCTestCase {
     }
 
     /// A body that moves carries its contact points' separations with it between reference updates: for a box
-    /// sliding slowly along a floor (within the tolerance each step), the separation follows its height.
+    /// settling on a floor (within the tolerance of its reference), each step's separation is its gap then.
     func test_separationsFollowTheBodies_betweenReferenceUpdates() throws {
-        let world = World()
-        world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
-        var floor = BodyDefinition(); floor.type = .static; floor.collisionClass = 1
-        floor.shapes = [ShapeDefinition(try .wall(from: Vec2(-100, 300), to: Vec2(300, 300), outward: Vec2(0, 1)), mass: 0)]
-        try world.createBody(floor)
-        var d = BodyDefinition.box(center: Vec2(100, 290), width: 20, height: 20)
-        d.gravity = Vec2(0, 1000); d.collisionClass = 1
-        let box = try world.createBody(d)
+        let (world, box) = try boxOnFloor()
         var reused = 0
         for step in 0..<25 {
             // The narrowphase runs at the start of the step, at these positions.
