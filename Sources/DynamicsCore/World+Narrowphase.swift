@@ -173,7 +173,7 @@ extension World {
         if !calm { referenceState.valid = false }
         let referenceCount = calm ? awakeCount : 0
         let ref = referencePose.base, moved = referenceMoved.base
-        let reuse = held && manifoldReuse
+        let reuse = manifoldReuse
         var reused = 0
         /// Slot s's reference pose (a static or sleeping body's present one: it has not moved).
         @inline(__always) func reference(_ s: Int) -> (p: Vec2, q: Rot) {
@@ -240,12 +240,13 @@ extension World {
                     var previous: Int = -1
                     for k in oldStart..<oldEnd where old[k].keyLo == lo { previous = k; break }
                     var m: Manifold
-                    var reach = reachNow
-                    if kept && previous >= 0 && old[previous].reach != World.noReach && old[previous].reach >= reachNow {
-                        reach = old[previous].reach
-                    }
+                    // Last step's reach stands while both references held and it is long enough; then so does its
+                    // manifold (computing it again would give the same).
+                    let standing = kept && previous >= 0 && old[previous].reach != World.noReach
+                        && old[previous].reach >= reachNow
+                    let reach = standing ? old[previous].reach : reachNow
                     let collideReach = reach == World.noReach ? specDist : margin + Float(reach) * reachUnit
-                    if reuse && kept && previous >= 0 && old[previous].reach == reach && reach != World.noReach {
+                    if reuse && standing {
                         m = old[previous].manifold
                         s.reused += 1
                     } else {

@@ -1115,6 +1115,17 @@ final class WideJointTests: XCTestCase {
     }
 }
 
+/// A world whose class-1 bodies collide with each other, with a static floor of class 1 along y from x0 to x1
+/// (solid below).
+func floorWorld(y: Float, from x0: Float, to x1: Float) throws -> World {
+    let world = World()
+    world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
+    var floor = BodyDefinition(); floor.type = .static; floor.collisionClass = 1
+    floor.shapes = [ShapeDefinition(try .wall(from: Vec2(x0, y), to: Vec2(x1, y), outward: Vec2(0, 1)), mass: 0)]
+    try world.createBody(floor)
+    return world
+}
+
 /// Contact constraints solved four at a time from a colouring of the contact graph (WideContacts.swift).
 final class WideContactTests: XCTestCase {
     func run(_ scene: BenchmarkScene, wide: Bool, hertz: Float = 30, steps: Int) throws -> (World, SceneStatistics) {
@@ -1132,12 +1143,8 @@ final class WideContactTests: XCTestCase {
     /// one awake body, so the two paths differ only in the rounding of the wide kernel.
     func test_restitutionOnTheWidePath_bouncesAsTheScalarPath() throws {
         func drop(wide: Bool) throws -> (world: World, ids: [BodyID], trace: [Vec2]) {
-            let world = World()
+            let world = try floorWorld(y: 300, from: -100, to: 2100)
             if !wide { world.wideContactMinimum = .max }
-            world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
-            var floor = BodyDefinition(); floor.type = .static; floor.collisionClass = 1
-            floor.shapes = [ShapeDefinition(try .wall(from: Vec2(-100, 300), to: Vec2(2100, 300), outward: Vec2(0, 1)), mass: 0)]
-            try world.createBody(floor)
             var ids: [BodyID] = []
             for k in 0..<24 {
                 var d = BodyDefinition.box(center: Vec2(Float(k) * 80, 100 + Float(k % 3) * 10), width: 20, height: 20)
@@ -1235,12 +1242,8 @@ final class WideContactTests: XCTestCase {
     /// plank rests as on the all-scalar path, the same on every run.
     func test_colouringOverflow_solvesTheRestAsScalarConstraints() throws {
         func rest(wide: Bool, steps: Int) throws -> (world: World, plank: BodyID, trace: [Vec2]) {
-            let world = World()
+            let world = try floorWorld(y: 500, from: -100, to: 1200)
             if !wide { world.wideContactMinimum = .max }
-            world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
-            var floor = BodyDefinition(); floor.type = .static; floor.collisionClass = 1
-            floor.shapes = [ShapeDefinition(try .wall(from: Vec2(-100, 500), to: Vec2(1200, 500), outward: Vec2(0, 1)), mass: 0)]
-            try world.createBody(floor)
             var ids: [BodyID] = []
             for k in 0..<72 {
                 var d = BodyDefinition.box(center: Vec2(20 + Float(k) * 14, 495), width: 10, height: 10)
@@ -1346,11 +1349,7 @@ final class ManifoldReuseTests: XCTestCase {
 
     /// A 20-point box under gravity, placed resting on a static floor at y = 300.
     func boxOnFloor() throws -> (World, BodyID) {
-        let world = World()
-        world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
-        var floor = BodyDefinition(); floor.type = .static; floor.collisionClass = 1
-        floor.shapes = [ShapeDefinition(try .wall(from: Vec2(-100, 300), to: Vec2(300, 300), outward: Vec2(0, 1)), mass: 0)]
-        try world.createBody(floor)
+        let world = try floorWorld(y: 300, from: -100, to: 300)
         var d = BodyDefinition.box(center: Vec2(100, 290), width: 20, height: 20)
         d.gravity = Vec2(0, 1000); d.collisionClass = 1
         return (world, try world.createBody(d))
