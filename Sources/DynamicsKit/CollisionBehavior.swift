@@ -1,18 +1,87 @@
 /// Receives contact events from a collision behavior (UIKit's `UICollisionBehaviorDelegate`). All methods are
 /// optional. Calls arrive after the step's physics, all began events before all ended ones.
+///
+/// Boundary events come in two spellings, and a delegate may implement either: UIKit's, whose identifier is
+/// `NSCopying?` (an `NSString` for a string identifier, an `NSNumber` for a number), and a Swift one, whose
+/// identifier is `AnyHashable?` (a `String`, an `Int` …). The animator calls the `NSCopying` form; its default
+/// implementation calls the `AnyHashable` form. So a delegate written either way is called once per event (one
+/// that implements both gets the `NSCopying` form only). `identifier` is nil for the reference-bounds boundary.
 public protocol CollisionBehaviorDelegate: AnyObject {
     func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item1: DynamicItem, with item2: DynamicItem, at point: CGPoint)
     func collisionBehavior(_ behavior: CollisionBehavior, endedContactFor item1: DynamicItem, with item2: DynamicItem)
-    /// `identifier` is nil for the reference-bounds boundary.
+    /// UIKit's spelling: `identifier` is the `NSCopying` object the boundary was added with (or its Foundation form).
+    func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item: DynamicItem, withBoundaryIdentifier identifier: NSCopying?, at point: CGPoint)
+    /// UIKit's spelling of the ended boundary contact.
+    func collisionBehavior(_ behavior: CollisionBehavior, endedContactFor item: DynamicItem, withBoundaryIdentifier identifier: NSCopying?)
+    /// The Swift spelling: `identifier` is the boundary's identifier as a Swift value (`NSString` becomes `String`).
     func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item: DynamicItem, withBoundaryIdentifier identifier: AnyHashable?, at point: CGPoint)
+    /// The Swift spelling of the ended boundary contact.
     func collisionBehavior(_ behavior: CollisionBehavior, endedContactFor item: DynamicItem, withBoundaryIdentifier identifier: AnyHashable?)
 }
 
 extension CollisionBehaviorDelegate {
     public func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item1: DynamicItem, with item2: DynamicItem, at point: CGPoint) {}
     public func collisionBehavior(_ behavior: CollisionBehavior, endedContactFor item1: DynamicItem, with item2: DynamicItem) {}
+    public func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item: DynamicItem, withBoundaryIdentifier identifier: NSCopying?, at point: CGPoint) {
+        collisionBehavior(behavior, beganContactFor: item, withBoundaryIdentifier: identifier.map(BoundaryIdentifier.hashable), at: point)
+    }
+    public func collisionBehavior(_ behavior: CollisionBehavior, endedContactFor item: DynamicItem, withBoundaryIdentifier identifier: NSCopying?) {
+        collisionBehavior(behavior, endedContactFor: item, withBoundaryIdentifier: identifier.map(BoundaryIdentifier.hashable))
+    }
     public func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item: DynamicItem, withBoundaryIdentifier identifier: AnyHashable?, at point: CGPoint) {}
     public func collisionBehavior(_ behavior: CollisionBehavior, endedContactFor item: DynamicItem, withBoundaryIdentifier identifier: AnyHashable?) {}
+}
+
+/// A boundary identifier that has no Foundation object of its own (an enum case, a struct), wrapped so that it can
+/// be handed out as UIKit's `NSCopying`. Two wrappers are equal when their values are.
+public final class HashableBoundaryIdentifier: NSObject, NSCopying {
+    /// The identifier as given.
+    public let base: AnyHashable
+    public init(_ base: AnyHashable) { self.base = base }
+    public func copy(with zone: NSZone? = nil) -> Any { self }
+    public override func isEqual(_ object: Any?) -> Bool { (object as? HashableBoundaryIdentifier)?.base == base }
+    public override var hash: Int { base.hashValue }
+    public override var description: String { "\(base)" }
+}
+
+/// One boundary identifier in both of its spellings: a Swift value that compares as UIKit compares identifiers
+/// (`isEqual:`: the string "wall" equals the `NSString` "wall", the number 7 equals `NSNumber(7)`), and the
+/// `NSCopying` object UIKit's API hands out.
+struct BoundaryIdentifier {
+    let hashable: AnyHashable
+    let copying: NSCopying
+
+    /// The Swift value of a UIKit identifier.
+    static func hashable(_ id: NSCopying) -> AnyHashable {
+        if let s = id as? NSString { return AnyHashable(String(s)) }
+        if let wrapped = id as? HashableBoundaryIdentifier { return wrapped.base }
+        if let object = id as? NSObject { return AnyHashable(object) }
+        if let value = id as? AnyHashable { return value }
+        // An `NSCopying` class that is neither an `NSObject` nor `Hashable`: identity, as `isEqual:` defaults to.
+        return AnyHashable(ObjectIdentifier(id as AnyObject))
+    }
+
+    init(_ id: NSCopying) {
+        hashable = BoundaryIdentifier.hashable(id)
+        copying = id
+    }
+
+    init<ID: Hashable>(_ id: ID) {
+        let value = AnyHashable(id)
+        if let s = value.base as? String {
+            hashable = AnyHashable(s); copying = NSString(string: s)
+        } else if let ns = value.base as? NSCopying {
+            hashable = BoundaryIdentifier.hashable(ns); copying = ns
+        } else if let n = value.base as? Int {
+            hashable = value; copying = NSNumber(value: n)
+        } else if let d = value.base as? Double {
+            hashable = value; copying = NSNumber(value: d)
+        } else if let b = value.base as? Bool {
+            hashable = value; copying = NSNumber(value: b)
+        } else {
+            hashable = value; copying = HashableBoundaryIdentifier(value)
+        }
+    }
 }
 
 /// Makes its items collide with each other and with boundaries: UIKit's `UICollisionBehavior`. Items collide only
@@ -34,7 +103,7 @@ public final class CollisionBehavior: ItemBehavior {
     public private(set) var referenceBoundsInsets = UIEdgeInsets.zero
 
     /// Boundaries in the order added.
-    var boundaries: [(id: AnyHashable, path: BezierPath)] = []
+    var boundaries: [(id: BoundaryIdentifier, path: BezierPath)] = []
     var boundaryVersion = 0
 
     public override init(items: [DynamicItem] = []) { super.init(items: items) }
@@ -47,10 +116,32 @@ public final class CollisionBehavior: ItemBehavior {
         boundariesChanged()
     }
 
-    /// Adds (or replaces) a boundary made of the path's lines and flattened curves.
-    public func addBoundary(withIdentifier identifier: AnyHashable, for path: BezierPath) {
-        guard require(path.isFinite, "\(describe(self)): boundary '\(identifier)' has a non-finite point"),
-              require(!path.polylines().isEmpty, "\(describe(self)): boundary '\(identifier)' has no line to collide with")
+    /// Adds (or replaces) a boundary made of the path's lines and flattened curves. UIKit's spelling: any
+    /// `NSCopying` identifier (`"wall" as NSString`, `NSNumber(value: 3)`), compared with `isEqual:`.
+    public func addBoundary(withIdentifier identifier: NSCopying, for path: BezierPath) {
+        addBoundary(BoundaryIdentifier(identifier), for: path)
+    }
+
+    /// Adds (or replaces) a boundary made of the path's lines and flattened curves; the identifier is any
+    /// `Hashable` value (a `String` identifier is the same boundary as the `NSString` with its text).
+    public func addBoundary<ID: Hashable>(withIdentifier identifier: ID, for path: BezierPath) {
+        addBoundary(BoundaryIdentifier(identifier), for: path)
+    }
+
+    /// Adds (or replaces) a straight boundary from `p1` to `p2` (UIKit's spelling, an `NSCopying` identifier).
+    public func addBoundary(withIdentifier identifier: NSCopying, from p1: CGPoint, to p2: CGPoint) {
+        addBoundary(BoundaryIdentifier(identifier), from: p1, to: p2)
+    }
+
+    /// Adds (or replaces) a straight boundary from `p1` to `p2`.
+    public func addBoundary<ID: Hashable>(withIdentifier identifier: ID, from p1: CGPoint, to p2: CGPoint) {
+        addBoundary(BoundaryIdentifier(identifier), from: p1, to: p2)
+    }
+
+    func addBoundary(_ identifier: BoundaryIdentifier, for path: BezierPath) {
+        let name = identifier.hashable
+        guard require(path.isFinite, "\(describe(self)): boundary '\(name)' has a non-finite point"),
+              require(!path.polylines().isEmpty, "\(describe(self)): boundary '\(name)' has no line to collide with")
         else { return }
         let copy = BezierPath()
         for e in path.elements {
@@ -62,36 +153,61 @@ public final class CollisionBehavior: ItemBehavior {
             case .close: copy.close()
             }
         }
-        if let k = boundaries.firstIndex(where: { $0.id == identifier }) { boundaries[k].path = copy } else { boundaries.append((identifier, copy)) }
+        if let k = boundaries.firstIndex(where: { $0.id.hashable == name }) { boundaries[k] = (identifier, copy) } else { boundaries.append((identifier, copy)) }
         boundariesChanged()
     }
 
-    /// Adds (or replaces) a straight boundary from `p1` to `p2`.
-    public func addBoundary(withIdentifier identifier: AnyHashable, from p1: CGPoint, to p2: CGPoint) {
-        guard require(p1.isFinite && p2.isFinite, "\(describe(self)): boundary '\(identifier)' endpoints must be finite"),
-              require(p1 != p2, "\(describe(self)): boundary '\(identifier)' has zero length") else { return }
+    func addBoundary(_ identifier: BoundaryIdentifier, from p1: CGPoint, to p2: CGPoint) {
+        let name = identifier.hashable
+        guard require(p1.isFinite && p2.isFinite, "\(describe(self)): boundary '\(name)' endpoints must be finite"),
+              require(p1 != p2, "\(describe(self)): boundary '\(name)' has zero length") else { return }
         let path = BezierPath()
         path.move(to: p1)
         path.addLine(to: p2)
-        addBoundary(withIdentifier: identifier, for: path)
+        addBoundary(identifier, for: path)
     }
 
-    public func boundary(withIdentifier identifier: AnyHashable) -> BezierPath? {
-        boundaries.first { $0.id == identifier }?.path
+    /// The boundary added with `identifier` (UIKit's spelling), or nil.
+    public func boundary(withIdentifier identifier: NSCopying) -> BezierPath? {
+        boundary(BoundaryIdentifier(identifier))
+    }
+
+    /// The boundary added with `identifier`, or nil.
+    public func boundary<ID: Hashable>(withIdentifier identifier: ID) -> BezierPath? {
+        boundary(BoundaryIdentifier(identifier))
+    }
+
+    func boundary(_ identifier: BoundaryIdentifier) -> BezierPath? {
+        boundaries.first { $0.id.hashable == identifier.hashable }?.path
+    }
+
+    /// Removes a boundary (UIKit's spelling); contacts with it end (and are reported). Refused if there is no such
+    /// boundary.
+    public func removeBoundary(withIdentifier identifier: NSCopying) {
+        removeBoundary(BoundaryIdentifier(identifier))
     }
 
     /// Removes a boundary; contacts with it end (and are reported). Refused if there is no such boundary.
-    public func removeBoundary(withIdentifier identifier: AnyHashable) {
-        guard let k = boundaries.firstIndex(where: { $0.id == identifier }) else {
-            ContractViolation.report("\(describe(self)) has no boundary '\(identifier)'")
+    public func removeBoundary<ID: Hashable>(withIdentifier identifier: ID) {
+        removeBoundary(BoundaryIdentifier(identifier))
+    }
+
+    func removeBoundary(_ identifier: BoundaryIdentifier) {
+        guard let k = boundaries.firstIndex(where: { $0.id.hashable == identifier.hashable }) else {
+            ContractViolation.report("\(describe(self)) has no boundary '\(identifier.hashable)'")
             return
         }
         boundaries.remove(at: k)
         boundariesChanged()
     }
 
-    /// Identifiers of the added boundaries, nil when there are none (the reference-bounds boundary is not listed).
-    public var boundaryIdentifiers: [AnyHashable]? { boundaries.isEmpty ? nil : boundaries.map(\.id) }
+    /// Identifiers of the added boundaries as UIKit hands them out (`NSString` for a string, `NSNumber` for a
+    /// number, the object itself for an `NSCopying` identifier), nil when there are none (the reference-bounds
+    /// boundary is not listed).
+    public var boundaryIdentifiers: [NSCopying]? { boundaries.isEmpty ? nil : boundaries.map(\.id.copying) }
+
+    /// Identifiers of the added boundaries as Swift values (`String`, `Int` …), nil when there are none.
+    public var hashableBoundaryIdentifiers: [AnyHashable]? { boundaries.isEmpty ? nil : boundaries.map(\.id.hashable) }
 
     /// Removes every added boundary (keeps the reference-bounds boundary).
     public func removeAllBoundaries() {

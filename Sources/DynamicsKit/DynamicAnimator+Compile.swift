@@ -25,6 +25,8 @@ extension DynamicAnimator {
 
     func compile() {
         needsCompile = false
+        departureCandidates.removeAll()
+        departureCandidateIDs.removeAll()
         var order: [DynamicBehavior] = []
         for b in behaviors { b.appendPreOrder(to: &order) }
 
@@ -364,7 +366,7 @@ extension DynamicAnimator {
             return
         }
         removeBoundaryBodies(of: c)
-        var lines: [(AnyHashable?, [CGPoint])] = []
+        var lines: [(BoundaryIdentifier?, [CGPoint])] = []
         if let r = reference {
             // The reference bounds are solid outside: walls reaching outward, so a crowd pressing an item into an
             // edge cannot squeeze it out.

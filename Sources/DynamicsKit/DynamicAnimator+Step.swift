@@ -3,14 +3,20 @@ extension DynamicAnimator {
     ///
     /// The stages: compile changed behaviors, the engine step (forces, broadphase, narrowphase, solver, islands),
     /// write `center`/`transform` back to the items that moved, collision delegate callbacks (all began, then all
-    /// ended), `action` blocks in tree order, then the pause check.
+    /// ended), `action` blocks in tree order, then the pause check. An animator with no behavior left pauses
+    /// instead of stepping. Calling it from inside an `action`, a delegate callback or a step observer is a
+    /// contract violation and changes nothing.
     @discardableResult
     public func step() -> Bool {
         guard isRunning else { return false }
-        precondition(!inCallbacks, "DynamicAnimator: step() cannot be called from inside an action or delegate callback")
+        guard require(!inCallbacks, "DynamicAnimator: step() cannot be called from inside an action, delegate callback or step observer; the step in progress finishes first") else { return false }
         let clock = ContinuousClock()
         let t0 = clock.now
         compileIfNeeded()
+        if behaviors.isEmpty {
+            pause()
+            return false
+        }
         let t1 = clock.now
         world.step(dt: Float(timeStep), substeps: substepCount)
         elapsedTime += timeStep
@@ -26,14 +32,23 @@ extension DynamicAnimator {
         let t4 = clock.now
         retired.removeAll(keepingCapacity: true)
         // Pause when nothing moves and no change is waiting, or when no behavior is left.
-        if behaviors.isEmpty || (world.awakeBodyCount == 0 && !needsCompile) {
-            isRunning = false
-            delegate?.dynamicAnimatorDidPause(self)
-        }
+        if behaviors.isEmpty || (world.awakeBodyCount == 0 && !needsCompile) { pause() }
         func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }
         lastStepTimings = AnimatorTimings(compile: seconds(t1 - t0), engine: world.profile, writeBack: seconds(t3 - t2),
                                           callbacks: seconds(t4 - t3))
         return true
+    }
+
+    /// Stops running and tells the delegate, once per pause.
+    func pause() {
+        guard isRunning else { return }
+        isRunning = false
+        inPauseCallback = true
+        delegate?.dynamicAnimatorDidPause(self)
+        inPauseCallback = false
+        // Removals made by the delegate (the usual clean-up) leave the animator paused unless they leave
+        // something moving.
+        if !isRunning && needsCompile { applyRemovalsWhilePaused() }
     }
 
     /// Calls `observer` after every step, once the items are written back and after the `action` blocks (like an
@@ -61,7 +76,7 @@ extension DynamicAnimator {
         guard require(timeout.isFinite && timeout >= 0, "DynamicAnimator: timeout must be finite and not negative, got \(timeout)") else { return !isRunning }
         var t: TimeInterval = 0
         while isRunning && t < timeout {
-            step()
+            if !step() { break }
             t += timeStep
         }
         return !isRunning
@@ -101,7 +116,7 @@ extension DynamicAnimator {
 
     enum ContactParty {
         case item(DynamicItem)
-        case boundary(CollisionBehavior, AnyHashable?)
+        case boundary(CollisionBehavior, BoundaryIdentifier?)
     }
 
     func party(_ id: BodyID) -> ContactParty? {
@@ -145,7 +160,7 @@ extension DynamicAnimator {
             case let (.item(a)?, .item(b)?):
                 for c in behaviorsFor(a, b, fallbackToEither: false) { c.collisionDelegate?.collisionBehavior(c, beganContactFor: a, with: b, at: point) }
             case let (.item(a)?, .boundary(c, id)?), let (.boundary(c, id)?, .item(a)?):
-                c.collisionDelegate?.collisionBehavior(c, beganContactFor: a, withBoundaryIdentifier: id, at: point)
+                c.collisionDelegate?.collisionBehavior(c, beganContactFor: a, withBoundaryIdentifier: id?.copying, at: point)
             default: break
             }
         }
@@ -155,7 +170,7 @@ extension DynamicAnimator {
                 // An item just removed from its behavior still reports the end of its contact to that behavior.
                 for c in behaviorsFor(a, b, fallbackToEither: true) { c.collisionDelegate?.collisionBehavior(c, endedContactFor: a, with: b) }
             case let (.item(a)?, .boundary(c, id)?), let (.boundary(c, id)?, .item(a)?):
-                c.collisionDelegate?.collisionBehavior(c, endedContactFor: a, withBoundaryIdentifier: id)
+                c.collisionDelegate?.collisionBehavior(c, endedContactFor: a, withBoundaryIdentifier: id?.copying)
             default: break
             }
         }

@@ -110,7 +110,7 @@ open class DynamicAnimator {
     var records: [ItemRecord?] = []
     var freeTags: [Int] = []
     var tagOf = TagMap()
-    var boundaryOwner: [BodyID: (CollisionBehavior, AnyHashable?)] = [:]
+    var boundaryOwner: [BodyID: (CollisionBehavior, BoundaryIdentifier?)] = [:]
     /// Bodies removed since the last event dispatch, for naming ended contacts.
     var retired: [BodyID: RetiredBody] = [:]
     var needsCompile = false
@@ -139,6 +139,11 @@ open class DynamicAnimator {
         FileHandle.standardError.write(Data("DynamicsKit warning: \(message)\n".utf8))
     }
     var inCallbacks = false
+    /// Inside `dynamicAnimatorDidPause`: removals made there are applied together when it returns.
+    var inPauseCallback = false
+    /// Items of behaviors removed since the last compile, which may have left the physics world.
+    var departureCandidates: [DynamicItem] = []
+    var departureCandidateIDs = Set<ObjectIdentifier>()
     var stepObservers: [(DynamicAnimator) -> Void] = []
     var remainder: TimeInterval = 0
 
@@ -174,6 +179,7 @@ open class DynamicAnimator {
               require(behavior.parent == nil, "\(describe(behavior)) is a child of another behavior; add its root instead"),
               validateSubtree(behavior)
         else { return }
+        itemsJoining(subtree: behavior)
         behavior.attach(to: self)
         behaviors.append(behavior)
         setNeedsCompile()
@@ -187,14 +193,86 @@ open class DynamicAnimator {
         }
         behaviors.remove(at: k)
         behavior.detach()
-        setNeedsCompile()
+        itemsMayHaveLeft(subtree: behavior)
     }
 
+    /// Removes every top-level behavior (and so every item: each leaves the physics world).
     public func removeAllBehaviors() {
         let all = behaviors
         behaviors.removeAll()
         for b in all { b.detach() }
-        setNeedsCompile()
+        for b in all { noteDepartureCandidates(of: b) }
+        behaviorsRemoved()
+    }
+
+    // MARK: - Leaving and rejoining
+
+    /// Called when a subtree leaves the tree: its items may no longer be held by any behavior.
+    func itemsMayHaveLeft(subtree: DynamicBehavior) {
+        noteDepartureCandidates(of: subtree)
+        behaviorsRemoved()
+    }
+
+    /// Called when an item leaves one behavior of the tree.
+    func itemMayHaveLeft(_ item: DynamicItem) {
+        if departureCandidateIDs.insert(ObjectIdentifier(item)).inserted { departureCandidates.append(item) }
+        behaviorsRemoved()
+    }
+
+    func noteDepartureCandidates(of subtree: DynamicBehavior) {
+        var list: [DynamicBehavior] = []
+        subtree.appendPreOrder(to: &list)
+        for b in list {
+            for item in b.memberItems where departureCandidateIDs.insert(ObjectIdentifier(item)).inserted {
+                departureCandidates.append(item)
+            }
+        }
+    }
+
+    /// After a removal: the tree is compiled again before the next step. A running animator goes on (its next
+    /// step pauses it if nothing is left to move). A paused one applies the removal now and resumes only if that
+    /// leaves something moving (a floor taken from under resting items), so cleaning up inside
+    /// `dynamicAnimatorDidPause` leaves it paused.
+    func behaviorsRemoved() {
+        needsCompile = true
+        guard !isRunning, !inCallbacks, !inPauseCallback else { return }
+        applyRemovalsWhilePaused()
+    }
+
+    /// Compiles the removals made while paused; resumes only if something is left moving.
+    func applyRemovalsWhilePaused() {
+        compile()
+        if !behaviors.isEmpty && world.awakeBodyCount > 0 { resume() }
+    }
+
+    /// Before a subtree (or an item) joins: an item that has left the physics world since the last compile (no
+    /// behavior holds it any more) leaves it now, so that joining again it starts from rest, with its position
+    /// and transform read from the item (API.md, "Leaving the world"), even when it left and rejoins between the
+    /// same two steps.
+    func itemsJoining(subtree: DynamicBehavior) {
+        guard !departureCandidates.isEmpty else { return }
+        var list: [DynamicBehavior] = []
+        subtree.appendPreOrder(to: &list)
+        guard list.contains(where: { b in b.memberItems.contains { departureCandidateIDs.contains(ObjectIdentifier($0)) } }) else { return }
+        settleDepartures()
+    }
+
+    func itemJoining(_ item: DynamicItem) {
+        guard departureCandidateIDs.contains(ObjectIdentifier(item)) else { return }
+        settleDepartures()
+    }
+
+    /// Takes the items that no behavior of the tree holds any more out of the world.
+    func settleDepartures() {
+        var held = Set<ObjectIdentifier>()
+        var order: [DynamicBehavior] = []
+        for b in behaviors { b.appendPreOrder(to: &order) }
+        for b in order { for item in b.memberItems { held.insert(ObjectIdentifier(item)) } }
+        for item in departureCandidates where !held.contains(ObjectIdentifier(item)) {
+            if let tag = tagOf.tag(ObjectIdentifier(item), records) { destroyRecord(tag) }
+        }
+        departureCandidates.removeAll()
+        departureCandidateIDs.removeAll()
     }
 
     /// Validates every item of a subtree and its attachments' ranges before it joins.
@@ -409,7 +487,7 @@ typealias GroupMember = (item: DynamicItem, offset: Vec2, angle: Float)
 
 enum RetiredBody {
     case item(DynamicItem)
-    case boundary(CollisionBehavior, AnyHashable?)
+    case boundary(CollisionBehavior, BoundaryIdentifier?)
 }
 
 /// Item → tag, as an open-addressing table of tags alone (4 bytes a bucket, at most four fifths full): an item's

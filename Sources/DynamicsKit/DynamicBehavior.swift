@@ -39,6 +39,7 @@ open class DynamicBehavior {
         else { return }
         if let animator = dynamicAnimator {
             guard animator.validateSubtree(behavior) else { return }
+            animator.itemsJoining(subtree: behavior)
             behavior.attach(to: animator)
         }
         behavior.parent = self
@@ -52,10 +53,12 @@ open class DynamicBehavior {
             ContractViolation.report("\(describe(behavior)) is not a child of \(describe(self))")
             return
         }
-        invalidate()
         childBehaviors.remove(at: k)
         behavior.parent = nil
-        if dynamicAnimator != nil { behavior.detach() }
+        if let animator = dynamicAnimator {
+            behavior.detach()
+            animator.itemsMayHaveLeft(subtree: behavior)
+        }
     }
 
     func isDescendant(of other: DynamicBehavior) -> Bool {
@@ -117,7 +120,10 @@ open class ItemBehavior: DynamicBehavior {
     /// one (zero or non-finite size, invalid path) is refused.
     public func addItem(_ item: DynamicItem) {
         if memberIDs().contains(ObjectIdentifier(item)) { return }
-        if let animator = dynamicAnimator { guard animator.validateItem(item, in: self) else { return } }
+        if let animator = dynamicAnimator {
+            guard animator.validateItem(item, in: self) else { return }
+            animator.itemJoining(item)
+        }
         items.append(item)
         itemIDs?.insert(ObjectIdentifier(item))
         invalidate()
@@ -132,7 +138,7 @@ open class ItemBehavior: DynamicBehavior {
         items.remove(at: k)
         itemIDs?.remove(ObjectIdentifier(item))
         itemRemoved(item)
-        invalidate()
+        if let animator = dynamicAnimator { animator.itemMayHaveLeft(item) } else { invalidate() }
     }
 
     func itemRemoved(_ item: DynamicItem) {}

@@ -66,6 +66,30 @@ public final class HeadlessItem: DynamicItem, CustomStringConvertible {
         self.storedPath = collisionBoundingPath
     }
 
+    /// An item covering `frame`, the stand-in for `UIView(frame:)`: its center is the frame's middle, its bounds
+    /// the frame's size at the origin.
+    ///
+    /// ```swift
+    /// let square = HeadlessItem(frame: CGRect(x: 100, y: 100, width: 100, height: 100))   // center (150, 150)
+    /// ```
+    public convenience init(frame: CGRect, name: String? = nil, color: String? = nil,
+                            collisionBoundsType: DynamicItemCollisionBoundsType = .rectangle, collisionBoundingPath: BezierPath? = nil) {
+        self.init(center: CGPoint(x: frame.midX, y: frame.midY), size: frame.size, name: name, color: color,
+                  collisionBoundsType: collisionBoundsType, collisionBoundingPath: collisionBoundingPath)
+    }
+
+    /// The rectangle the item covers in its superview's coordinates, as `UIView.frame`: reading it gives the box
+    /// of `bounds` around `center` (the unrotated box: like UIKit's, it is meaningful while `transform` is the
+    /// identity); setting it moves `center` to the frame's middle and sizes `bounds` to it. An item already in an
+    /// animator takes the change with `updateItem(usingCurrentState:)`.
+    public var frame: CGRect {
+        get { CGRect(x: center.x - bounds.width / 2, y: center.y - bounds.height / 2, width: bounds.width, height: bounds.height) }
+        set {
+            center = CGPoint(x: newValue.midX, y: newValue.midY)
+            bounds = CGRect(origin: bounds.origin, size: newValue.size)
+        }
+    }
+
     /// The rotation of `transform`, radians.
     public var angle: CGFloat { transform.rotationAngle }
 

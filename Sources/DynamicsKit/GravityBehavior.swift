@@ -2,32 +2,44 @@
 /// mass.
 public final class GravityBehavior: ItemBehavior {
     /// Direction and strength: (0, 1) is down at magnitude 1. A non-unit vector keeps its length as magnitude.
+    /// Setting it sets `angle` (unless the vector is zero) and `magnitude`.
     public var gravityDirection = CGVector(dx: 0, dy: 1) {
         didSet {
             if !require(gravityDirection.isFinite, "\(describe(self)): gravityDirection must be finite, got \(gravityDirection)") {
                 gravityDirection = oldValue; return
             }
+            if gravityDirection != .zero { storedAngle = gravityDirection.angle }
             invalidate()
         }
     }
+    /// The angle, kept while the magnitude is 0 (UIKit's angle and magnitude are independent properties).
+    private var storedAngle: CGFloat = .pi / 2
 
     public override init(items: [DynamicItem] = []) { super.init(items: items) }
 
-    /// Radians; 0 points along +x, π/2 points down (the default).
+    /// Radians; 0 points along +x, π/2 points down (the default). Independent of `magnitude`: set while the
+    /// magnitude is 0, it applies once the magnitude is set.
     public var angle: CGFloat {
-        get { gravityDirection.angle }
+        get { storedAngle }
         set { setAngle(newValue, magnitude: magnitude) }
     }
 
-    /// 1 = 1000 points/s².
+    /// 1 = 1000 points/s². Changing it keeps the direction (and `angle`).
     public var magnitude: CGFloat {
         get { gravityDirection.length }
-        set { setAngle(angle, magnitude: newValue) }
+        set {
+            guard requireFinite(newValue, "magnitude", self) else { return }
+            let length = gravityDirection.length
+            // Scaling the vector keeps an exact direction exact ((0, 1) stays on the axis).
+            if length > 0 { gravityDirection = CGVector(dx: gravityDirection.dx / length * newValue, dy: gravityDirection.dy / length * newValue) }
+            else { setAngle(storedAngle, magnitude: newValue) }
+        }
     }
 
     public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
         guard requireFinite(angle, "angle", self), requireFinite(magnitude, "magnitude", self) else { return }
         gravityDirection = CGVector(angle: angle, magnitude: magnitude)
+        storedAngle = angle
     }
 
     /// The acceleration in points/s².
@@ -43,15 +55,19 @@ public final class PushBehavior: ItemBehavior {
     /// Continuous: pushes every step while true. Instantaneous: pushes once at the next step, then turns false;
     /// set it true again to push again.
     public var active: Bool = true { didSet { if active != oldValue { invalidate() } } }
-    /// Direction and strength in UIKit newtons per axis.
+    /// Direction and strength in UIKit newtons per axis. Derived from `angle` and `magnitude`; setting it sets
+    /// both (the angle only when the vector is not zero).
     public var pushDirection = CGVector.zero {
         didSet {
             if !require(pushDirection.isFinite, "\(describe(self)): pushDirection must be finite, got \(pushDirection)") {
                 pushDirection = oldValue; return
             }
+            if pushDirection != .zero { storedAngle = pushDirection.angle }
             invalidate()
         }
     }
+    /// The angle, kept while the magnitude is 0: `push.angle = .pi / 4; push.magnitude = 30` pushes at π/4.
+    private var storedAngle: CGFloat = 0
     var offsets: [ObjectIdentifier: UIOffset] = [:]
 
     public init(items: [DynamicItem], mode: Mode) {
@@ -59,20 +75,27 @@ public final class PushBehavior: ItemBehavior {
         super.init(items: items)
     }
 
-    /// Radians; 0 pushes along +x.
+    /// Radians; 0 pushes along +x. Independent of `magnitude`: set while the magnitude is 0, it applies once the
+    /// magnitude is set.
     public var angle: CGFloat {
-        get { pushDirection.angle }
+        get { storedAngle }
         set { setAngle(newValue, magnitude: magnitude) }
     }
-    /// UIKit newtons.
+    /// UIKit newtons. Changing it keeps `angle`.
     public var magnitude: CGFloat {
         get { pushDirection.length }
-        set { setAngle(angle, magnitude: newValue) }
+        set {
+            guard requireFinite(newValue, "magnitude", self) else { return }
+            let length = pushDirection.length
+            if length > 0 { pushDirection = CGVector(dx: pushDirection.dx / length * newValue, dy: pushDirection.dy / length * newValue) }
+            else { setAngle(storedAngle, magnitude: newValue) }
+        }
     }
 
     public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
         guard requireFinite(angle, "angle", self), requireFinite(magnitude, "magnitude", self) else { return }
         pushDirection = CGVector(angle: angle, magnitude: magnitude)
+        storedAngle = angle
     }
 
     /// Where the push acts on `item`, as an offset from its center in its own coordinates (points).

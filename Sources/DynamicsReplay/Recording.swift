@@ -122,7 +122,7 @@ public final class Recorder {
                     outlines.append([CGPoint(x: x0, y: y0), CGPoint(x: x1, y: y0), CGPoint(x: x1, y: y1),
                                      CGPoint(x: x0, y: y1), CGPoint(x: x0, y: y0)])
                 }
-                for id in c.boundaryIdentifiers ?? [] {
+                for id in c.hashableBoundaryIdentifiers ?? [] {
                     if let path = c.boundary(withIdentifier: id) { outlines += path.polylines() }
                 }
             }

@@ -37,7 +37,7 @@ final class CollisionTests: XCTestCase {
         let item = box(0, 0, 40)
         let c = fall(item, into: animator) { $0.addBoundary(withIdentifier: "shelf", from: CGPoint(x: -100, y: 300), to: CGPoint(x: 100, y: 300)) }
         XCTAssertClose(item.center.y, 280, within: 2.5)
-        XCTAssertEqual(c.boundaryIdentifiers, ["shelf"])
+        XCTAssertEqual(c.hashableBoundaryIdentifiers, ["shelf"])
         XCTAssertNotNil(c.boundary(withIdentifier: "shelf"))
     }
 
@@ -60,9 +60,9 @@ final class CollisionTests: XCTestCase {
         XCTAssertNil(c.boundaryIdentifiers)
         c.addBoundary(withIdentifier: "a", from: .zero, to: CGPoint(x: 1, y: 0))
         c.addBoundary(withIdentifier: 7, from: .zero, to: CGPoint(x: 0, y: 1))
-        XCTAssertEqual(c.boundaryIdentifiers, ["a", 7])
+        XCTAssertEqual(c.hashableBoundaryIdentifiers, ["a", 7])
         c.removeBoundary(withIdentifier: "a")
-        XCTAssertEqual(c.boundaryIdentifiers, [7])
+        XCTAssertEqual(c.hashableBoundaryIdentifiers, [7])
         c.removeAllBoundaries()
         XCTAssertNil(c.boundaryIdentifiers)
         XCTAssertTrue(c.translatesReferenceBoundsIntoBoundary)

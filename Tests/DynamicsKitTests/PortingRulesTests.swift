@@ -1,0 +1,290 @@
+import XCTest
+@testable import DynamicsKit
+
+/// The rules that UIKit code typed from iOS habits relies on (API.md: Pause, Leaving the world, Push, Drag,
+/// boundary identifiers; the `UIView` stand-in). Each test quotes the rule it checks and asserts UIKit's outcome.
+final class PortingRulesTests: XCTestCase {
+
+    // MARK: - Boundary identifiers: "a delegate written in either spelling is called"
+
+    /// A delegate typed with UIKit's Swift signature (`NSCopying?`).
+    final class UIKitSpellingDelegate: NSObject, UICollisionBehaviorDelegate {
+        var began: [NSCopying?] = []
+        var ended: [NSCopying?] = []
+        func collisionBehavior(_ behavior: UICollisionBehavior, beganContactFor item: UIDynamicItem, withBoundaryIdentifier identifier: NSCopying?, at p: CGPoint) {
+            began.append(identifier)
+        }
+        func collisionBehavior(_ behavior: UICollisionBehavior, endedContactFor item: UIDynamicItem, withBoundaryIdentifier identifier: NSCopying?) {
+            ended.append(identifier)
+        }
+    }
+
+    /// A delegate typed with the Swift spelling (`AnyHashable?`).
+    final class SwiftSpellingDelegate: CollisionBehaviorDelegate {
+        var began: [AnyHashable?] = []
+        func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item: DynamicItem, withBoundaryIdentifier identifier: AnyHashable?, at point: CGPoint) {
+            began.append(identifier)
+        }
+    }
+
+    /// Both spellings in one delegate: called once per event, in UIKit's spelling.
+    final class BothSpellingsDelegate: CollisionBehaviorDelegate {
+        var copying = 0, hashable = 0
+        func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item: DynamicItem, withBoundaryIdentifier identifier: NSCopying?, at point: CGPoint) { copying += 1 }
+        func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item: DynamicItem, withBoundaryIdentifier identifier: AnyHashable?, at point: CGPoint) { hashable += 1 }
+    }
+
+    /// Drops a box onto a floor boundary with `identifier` (added through `add`) and returns after it lands.
+    private func landOnFloor(delegate: CollisionBehaviorDelegate, add: (UICollisionBehavior) -> Void) -> UICollisionBehavior {
+        let animator = UIDynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 400, height: 400))
+        let square = HeadlessItem(frame: CGRect(x: 150, y: 100, width: 40, height: 40))
+        animator.addBehavior(UIGravityBehavior(items: [square]))
+        let collision = UICollisionBehavior(items: [square])
+        add(collision)
+        collision.collisionDelegate = delegate
+        animator.addBehavior(collision)
+        animator.run(seconds: 1.5)
+        return collision
+    }
+
+    func test_collisionDelegate_typedWithUIKitsNSCopyingSignature_isCalled() {
+        for (identifier, expected) in [("floor" as NSCopying, "floor" as AnyHashable), (NSString(string: "floor"), "floor"),
+                                       (NSNumber(value: 7), 7 as AnyHashable)] {
+            let delegate = UIKitSpellingDelegate()
+            let c = landOnFloor(delegate: delegate) { $0.addBoundary(withIdentifier: identifier, from: CGPoint(x: 0, y: 300), to: CGPoint(x: 400, y: 300)) }
+            XCTAssertEqual(delegate.began.count, 1, "one began event for the floor \(identifier)")
+            let received = delegate.began.first.flatMap { $0 }
+            XCTAssertNotNil(received)
+            XCTAssertEqual(received.map(BoundaryIdentifier.hashable), expected)
+            XCTAssertTrue((received as? NSObject)?.isEqual(identifier) ?? false, "the identifier compares equal with isEqual:")
+            XCTAssertEqual(c.boundaryIdentifiers?.count, 1)
+            c.removeBoundary(withIdentifier: identifier)
+            XCTAssertNil(c.boundaryIdentifiers)
+        }
+    }
+
+    func test_boundaryIdentifiers_stringNSStringAndInt_compareAsUIKitCompares() {
+        let c = UICollisionBehavior(items: [])
+        c.addBoundary(withIdentifier: "wall", from: .zero, to: CGPoint(x: 10, y: 0))
+        XCTAssertNotNil(c.boundary(withIdentifier: NSString(string: "wall")), "the String \"wall\" is the NSString \"wall\"")
+        XCTAssertNotNil(c.boundary(withIdentifier: "wall" as NSCopying))
+        c.addBoundary(withIdentifier: NSNumber(value: 3), from: .zero, to: CGPoint(x: 0, y: 10))
+        XCTAssertNotNil(c.boundary(withIdentifier: 3), "the Int 3 is NSNumber(3)")
+        // Adding under an equal identifier replaces, whatever the spelling.
+        c.addBoundary(withIdentifier: NSString(string: "wall"), from: .zero, to: CGPoint(x: 20, y: 0))
+        XCTAssertEqual(c.boundaryIdentifiers?.count, 2)
+        XCTAssertEqual(c.hashableBoundaryIdentifiers, ["wall", 3])
+        let copying = c.boundaryIdentifiers ?? []
+        XCTAssertTrue(copying[0] is NSString)
+        XCTAssertTrue(copying[1] is NSNumber)
+        c.removeBoundary(withIdentifier: 3 as NSCopying)
+        c.removeBoundary(withIdentifier: "wall")
+        XCTAssertNil(c.boundaryIdentifiers)
+    }
+
+    func test_collisionDelegate_typedWithSwiftSpelling_isCalled_andBothSpellingsCallOnce() {
+        let swift = SwiftSpellingDelegate()
+        _ = landOnFloor(delegate: swift) { $0.addBoundary(withIdentifier: "floor" as NSCopying, from: CGPoint(x: 0, y: 300), to: CGPoint(x: 400, y: 300)) }
+        XCTAssertEqual(swift.began.count, 1)
+        XCTAssertEqual(swift.began.first ?? nil, "floor", "an NSString identifier reaches the Swift spelling as a String")
+
+        let both = BothSpellingsDelegate()
+        _ = landOnFloor(delegate: both) { $0.addBoundary(withIdentifier: 5, from: CGPoint(x: 0, y: 300), to: CGPoint(x: 400, y: 300)) }
+        XCTAssertEqual(both.copying, 1)
+        XCTAssertEqual(both.hashable, 0)
+
+        // The reference bounds have no identifier: nil in both spellings.
+        let uikit = UIKitSpellingDelegate()
+        _ = landOnFloor(delegate: uikit) { $0.translatesReferenceBoundsIntoBoundary = true }
+        XCTAssertFalse(uikit.began.isEmpty)
+        XCTAssertTrue(uikit.began.allSatisfy { $0 == nil })
+    }
+
+    func test_boundaryIdentifier_ofAnyHashableType_isHandedOutAsNSCopying() {
+        enum Edge: Hashable { case top, bottom }
+        let c = UICollisionBehavior(items: [])
+        c.addBoundary(withIdentifier: Edge.bottom, from: .zero, to: CGPoint(x: 10, y: 0))
+        let id = c.boundaryIdentifiers?.first
+        XCTAssertEqual((id as? HashableBoundaryIdentifier)?.base, AnyHashable(Edge.bottom))
+        XCTAssertNotNil(c.boundary(withIdentifier: id!), "the handed-out object finds its boundary")
+        XCTAssertNil(c.boundary(withIdentifier: Edge.top))
+    }
+
+    // MARK: - Pause: "did-pause fires once per pause; will-resume once per resume"
+
+    final class PauseCounter: NSObject, UIDynamicAnimatorDelegate {
+        var pauses = 0, resumes = 0
+        var onPause: ((UIDynamicAnimator) -> Void)?
+        func dynamicAnimatorDidPause(_ animator: UIDynamicAnimator) { pauses += 1; onPause?(animator) }
+        func dynamicAnimatorWillResume(_ animator: UIDynamicAnimator) { resumes += 1 }
+    }
+
+    private func restingBoxAnimator(delegate: UIDynamicAnimatorDelegate? = nil) -> (UIDynamicAnimator, HeadlessItem) {
+        let animator = UIDynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 300, height: 300))
+        animator.delegate = delegate
+        let square = HeadlessItem(frame: CGRect(x: 100, y: 100, width: 50, height: 50))
+        animator.addBehavior(UIGravityBehavior(items: [square]))
+        let collision = UICollisionBehavior(items: [square])
+        collision.translatesReferenceBoundsIntoBoundary = true
+        animator.addBehavior(collision)
+        return (animator, square)
+    }
+
+    func test_removeAllBehaviors_insideDidPause_leavesTheAnimatorPaused() {
+        for removal in 0..<3 {
+            let counter = PauseCounter()
+            let (animator, square) = restingBoxAnimator(delegate: counter)
+            counter.onPause = { a in
+                switch removal {
+                case 0: a.removeAllBehaviors()
+                case 1: for b in a.behaviors { a.removeBehavior(b) }
+                default:
+                    // The behaviors stay, holding nothing.
+                    (a.behaviors[0] as! UIGravityBehavior).removeItem(square)
+                    (a.behaviors[1] as! UICollisionBehavior).removeItem(square)
+                }
+            }
+            var steps = 0
+            while animator.isRunning && steps < 5000 { animator.step(); steps += 1 }
+            XCTAssertFalse(animator.isRunning, "`while animator.isRunning { animator.step() }` ends (removal \(removal))")
+            XCTAssertLessThan(steps, 200)
+            for _ in 0..<100 { animator.step() }
+            XCTAssertEqual(counter.pauses, 1, "did-pause fires once per pause (removal \(removal))")
+            XCTAssertEqual(counter.resumes, 1, "will-resume once per resume (removal \(removal))")
+            XCTAssertFalse(animator.isRunning)
+            XCTAssertEqual(animator.itemCount, 0)
+        }
+    }
+
+    func test_animatorWithNoBehaviors_isNotRunning_afterItsNextStep() {
+        let counter = PauseCounter()
+        let (animator, _) = restingBoxAnimator(delegate: counter)
+        animator.step()
+        XCTAssertTrue(animator.isRunning)
+        animator.removeAllBehaviors()
+        let elapsed = animator.elapsedTime
+        XCTAssertFalse(animator.step(), "an animator with no behaviors pauses instead of stepping")
+        XCTAssertFalse(animator.isRunning)
+        XCTAssertEqual(animator.elapsedTime, elapsed)
+        XCTAssertEqual(counter.pauses, 1)
+    }
+
+    func test_removingTheFloorFromUnderARestingItem_resumesTheAnimator() {
+        let counter = PauseCounter()
+        let (animator, square) = restingBoxAnimator(delegate: counter)
+        XCTAssertTrue(animator.runUntilPaused(timeout: 10))
+        XCTAssertEqual(counter.pauses, 1)
+        let collision = animator.behaviors[1]
+        animator.removeBehavior(collision)
+        XCTAssertTrue(animator.isRunning, "the item falls again: the animator resumes")
+        XCTAssertEqual(counter.resumes, 2)
+        animator.run(seconds: 0.5)
+        XCTAssertGreaterThan(square.center.y, 300)
+    }
+
+    // MARK: - Push: "angle and magnitude are independent properties"
+
+    func test_pushAngleSetBeforeMagnitude_isKept() {
+        let push = UIPushBehavior(items: [], mode: .continuous)
+        push.angle = .pi / 4
+        XCTAssertEqual(push.angle, .pi / 4, accuracy: 1e-12)
+        push.magnitude = 30
+        XCTAssertEqual(push.angle, .pi / 4, accuracy: 1e-12)
+        XCTAssertEqual(push.pushDirection.dx, 30 * cos(.pi / 4), accuracy: 1e-9)
+        XCTAssertEqual(push.pushDirection.dy, 30 * sin(.pi / 4), accuracy: 1e-9)
+        push.magnitude = 0
+        XCTAssertEqual(push.angle, .pi / 4, accuracy: 1e-12, "a zero magnitude keeps the angle")
+        push.pushDirection = CGVector(dx: 0, dy: -2)
+        XCTAssertEqual(push.angle, -.pi / 2, accuracy: 1e-12, "setting pushDirection sets the angle")
+        XCTAssertEqual(push.magnitude, 2, accuracy: 1e-12)
+
+        // In motion: an item pushed after `angle` then `magnitude` moves along the angle.
+        let animator = UIDynamicAnimator()
+        let item = HeadlessItem(frame: CGRect(x: 0, y: 0, width: 100, height: 100))
+        let p = UIPushBehavior(items: [item], mode: .instantaneous)
+        p.angle = .pi / 4
+        p.magnitude = 1
+        animator.addBehavior(p)
+        animator.step()
+        let v = animator.velocity(of: item)!.linear
+        XCTAssertEqual(atan2(v.y, v.x), .pi / 4, accuracy: 1e-3)
+    }
+
+    func test_gravityAngleSetWhileMagnitudeIsZero_isKept() {
+        let g = UIGravityBehavior(items: [])
+        g.magnitude = 0
+        g.angle = 0
+        g.magnitude = 2
+        XCTAssertEqual(g.gravityDirection.dx, 2, accuracy: 1e-12)
+        XCTAssertEqual(g.gravityDirection.dy, 0, accuracy: 1e-12)
+        XCTAssertEqual(UIGravityBehavior(items: []).gravityDirection, CGVector(dx: 0, dy: 1), "the default stays exact")
+    }
+
+    // MARK: - Leaving the world: "re-added, it starts from rest"
+
+    func test_itemNoBehaviorHolds_leavesTheWorld_andRejoinsFromRest_evenBetweenTwoSteps() {
+        let animator = UIDynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 2000, height: 4000))
+        let view = HeadlessItem(frame: CGRect(x: 100, y: 100, width: 100, height: 100))
+        let push = UIPushBehavior(items: [view], mode: .instantaneous)
+        push.pushDirection = CGVector(dx: 5, dy: 3)
+        animator.addBehavior(push)
+        let spin = UIDynamicItemBehavior(items: [view])
+        spin.addAngularVelocity(4, for: view)
+        animator.addBehavior(spin)
+        animator.run(seconds: 0.2)
+        XCTAssertGreaterThan(animator.velocity(of: view)!.linear.x, 400)
+
+        // The drag-off-screen answer's release: remove everything, then carry the gesture's velocity by hand.
+        animator.removeAllBehaviors()
+        let dynamic = UIDynamicItemBehavior(items: [view])
+        dynamic.addLinearVelocity(CGPoint(x: 100, y: 1500), for: view)
+        dynamic.addAngularVelocity(4.28, for: view)
+        animator.addBehavior(dynamic)
+        let v = dynamic.linearVelocity(for: view)
+        XCTAssertEqual(v.x, 100, accuracy: 0.01, "the old velocity is not kept")
+        XCTAssertEqual(v.y, 1500, accuracy: 0.01)
+        XCTAssertEqual(dynamic.angularVelocity(for: view), 4.28, accuracy: 1e-4)
+
+        // Removing one of two behaviors that hold the item keeps it in the world, with its velocity.
+        let gravity = UIGravityBehavior(items: [view])
+        animator.addBehavior(gravity)
+        animator.step()
+        let before = dynamic.linearVelocity(for: view)
+        animator.removeBehavior(gravity)
+        animator.addBehavior(gravity)
+        XCTAssertEqual(dynamic.linearVelocity(for: view), before)
+
+        // An item moved by hand while out of the world rejoins where it now is.
+        animator.removeAllBehaviors()
+        view.center = CGPoint(x: 500, y: 500)
+        view.transform = .identity
+        let rest = UIDynamicItemBehavior(items: [view])
+        animator.addBehavior(rest)
+        animator.step()
+        XCTAssertEqual(view.center, CGPoint(x: 500, y: 500))
+    }
+
+    func test_itemRemovedFromItsOnlyBehavior_andAddedBack_startsFromRest() {
+        let animator = UIDynamicAnimator()
+        let item = HeadlessItem(frame: CGRect(x: 0, y: 0, width: 10, height: 10))
+        let behavior = UIDynamicItemBehavior(items: [item])
+        behavior.addLinearVelocity(CGPoint(x: 50, y: 0), for: item)
+        animator.addBehavior(behavior)
+        animator.step()
+        behavior.removeItem(item)
+        behavior.addItem(item)
+        XCTAssertEqual(behavior.linearVelocity(for: item), .zero)
+    }
+
+    // MARK: - The UIView stand-in
+
+    func test_headlessItemFrame_worksAsUIViewFrame() {
+        let view = HeadlessItem(frame: CGRect(x: 100, y: 50, width: 80, height: 40))
+        XCTAssertEqual(view.center, CGPoint(x: 140, y: 70))
+        XCTAssertEqual(view.bounds, CGRect(x: 0, y: 0, width: 80, height: 40))
+        XCTAssertEqual(view.frame, CGRect(x: 100, y: 50, width: 80, height: 40))
+        view.frame = CGRect(x: 0, y: 0, width: 20, height: 30)
+        XCTAssertEqual(view.center, CGPoint(x: 10, y: 15))
+        XCTAssertEqual(view.bounds.size, CGSize(width: 20, height: 30))
+    }
+}
