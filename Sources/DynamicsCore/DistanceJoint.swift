@@ -1,10 +1,32 @@
 // Distance joint: rigid rod, spring, and rope (a max-length limit), UIKit's attachment with and without
 // frequency and its limit attachment. Constraint C = |d| − length along the current axis between the anchors.
+//
+// A joint shorter than `pointJointLength` is a point constraint instead (both anchors kept together in two
+// dimensions, like Box2D's mouse joint or a revolute joint without limits): the drag code of UIKit apps attaches
+// the touch point to an anchor at the finger, with length 0, and along a zero-length axis a distance constraint
+// has no direction (the axis turns with every small error, and the item's velocity swings from step to step).
+
+extension JointRecord {
+    /// Below this length (points) a distance joint keeps its anchors together as a point constraint: half the
+    /// default linear slop, far below anything drawn.
+    static let pointJointLength: Float = 0.25
+
+    /// A distance joint solved as a point constraint: rigid or a rope of (nearly) zero length, or a spring whose
+    /// rest length is (nearly) zero.
+    @inline(__always) var isPointDistance: Bool {
+        kind == .distance && length < JointRecord.pointJointLength
+            && (hertz > 0 || maxLength < JointRecord.pointJointLength)
+    }
+}
 
 extension World {
     @inline(__always)
     func warmStartDistance(_ jr: JointRecord, _ A: inout JointBody, _ B: inout JointBody) {
         let (rA, rB) = World.anchors(jr, A, B)
+        if jr.isPointDistance {
+            World.apply(jr, &A, &B, jr.linearImpulse, rA, rB)
+            return
+        }
         let axis = normalized((B.p + rB) - (A.p + rA))
         let P = (jr.axialImpulse + jr.lowerImpulse - jr.upperImpulse) * axis
         World.apply(jr, &A, &B, P, rA, rB)
@@ -12,6 +34,14 @@ extension World {
 
     @inline(__always)
     func solveDistance(_ jr: inout JointRecord, _ A: inout JointBody, _ B: inout JointBody, soft: Softness, invH: Float, useBias: Bool) {
+        if jr.isPointDistance {
+            // A spring is soft in every pass (its own stiffness); a rigid point corrects its error softly in the
+            // biased pass only, as the revolute joint's point does.
+            let v = jr.anchorVelocity
+            if jr.hertz > 0 { solvePointConstraint(&jr, &A, &B, soft: jr.spring, useBias: true, anchorVelocity: v) }
+            else { solvePointConstraint(&jr, &A, &B, soft: soft, useBias: useBias, anchorVelocity: v) }
+            return
+        }
         let (rA, rB) = World.anchors(jr, A, B)
         let d = (B.p + rB) - (A.p + rA)
         let len = length(d)

@@ -99,6 +99,11 @@ struct JointRecord {
     var upperImpulse: Float = 0
     var motorImpulse: Float = 0
 
+    /// A world anchor's move since the last step (points) and, during a step, its velocity (points/s): an anchor
+    /// moved by a finger moves at the finger's velocity, and what is attached to it without length follows.
+    var anchorShift: Vec2 = .zero
+    var anchorVelocity: Vec2 = .zero
+
     // per-step temporaries
     var slotA: Int32 = -1       // -1 = not a moving body (world, static or not awake)
     var slotB: Int32 = -1

@@ -64,6 +64,20 @@ extension World {
         rodLayoutDirty = true
     }
 
+    /// Gives each world anchor moved since the last step the velocity of that move over this step, and takes it
+    /// back from the anchors that stood still since.
+    func updateAnchorVelocities(dt: Float) {
+        guard !movedAnchors.isEmpty || !anchorsInMotion.isEmpty else { return }
+        for j in anchorsInMotion where joints[Int(j)].anchorShift == .zero { joints[Int(j)].anchorVelocity = .zero }
+        anchorsInMotion.removeAll(keepingCapacity: true)
+        for j in movedAnchors where jointAlive[Int(j)] {
+            joints[Int(j)].anchorVelocity = joints[Int(j)].anchorShift / dt
+            joints[Int(j)].anchorShift = .zero
+            anchorsInMotion.append(j)
+        }
+        movedAnchors.removeAll(keepingCapacity: true)
+    }
+
     func prepareJoints(h: Float) {
         let awake = bodies.awakeCount
         let slots = bodies.slot, invMass = bodies.invMass.base, invI = bodies.invInertia.base

@@ -13,9 +13,11 @@ extension World {
 
     /// The 2D point constraint shared by revolute and weld joints.
     @inline(__always)
-    func solvePointConstraint(_ jr: inout JointRecord, _ A: inout JointBody, _ B: inout JointBody, soft: Softness, useBias: Bool) {
+    func solvePointConstraint(_ jr: inout JointRecord, _ A: inout JointBody, _ B: inout JointBody, soft: Softness, useBias: Bool,
+                              anchorVelocity: Vec2 = .zero) {
         let (rA, rB) = World.anchors(jr, A, B)
-        let cdot = (B.v + cross(B.w, rB)) - (A.v + cross(A.w, rA))
+        // `anchorVelocity`: B's point moves at this velocity besides B's own (a world anchor being dragged).
+        let cdot = (B.v + anchorVelocity + cross(B.w, rB)) - (A.v + cross(A.w, rA))
         var bias = Vec2.zero
         var massScale: Float = 1, impulseScale: Float = 0
         if useBias {

@@ -45,7 +45,7 @@ extension World {
 
     /// Whether the wide path takes this joint: a rigid distance joint.
     @inline(__always) static func isWideRod(_ jr: JointRecord) -> Bool {
-        jr.kind == .distance && !(jr.minLength < jr.maxLength)
+        jr.kind == .distance && !(jr.minLength < jr.maxLength) && !jr.isPointDistance
     }
 
     /// Colours the awake joints and builds `wideRods` (batches in colour order), `scalarJoints` (the rest, in joint

@@ -145,6 +145,7 @@ extension World {
     }
 
     func solve(h: Float, substeps: Int) {
+        updateAnchorVelocities(dt: h * Float(substeps))
         prepareContacts(h: h)
         prepareJoints(h: h)
         // Nothing constrains the awake bodies (a field-driven swarm, bodies in flight): the substeps reduce to

@@ -116,6 +116,10 @@ public final class World {
     /// Per joint edge (see `BodyStore.jointHead`): the next edge of the same body's list, or −1.
     @exclusivity(unchecked) @usableFromInline var jointEdgeNext: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var awakeJoints: [Int32] = []
+    /// Joints whose world anchor was moved since the last step (`setWorldAnchor`), and those whose anchor moved
+    /// during the last step: the solver gives the anchor the velocity of its move.
+    @usableFromInline var movedAnchors: [Int32] = []
+    @usableFromInline var anchorsInMotion: [Int32] = []
     /// This step's rigid distance joints in coloured batches of four, and the awake joints solved one by one
     /// (WideJoints.swift); with the colouring's scratch: colour and joint per rod, rods by colour, colour ends,
     /// and the colours taken at each awake body.

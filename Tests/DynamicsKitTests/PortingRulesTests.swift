@@ -287,4 +287,170 @@ final class PortingRulesTests: XCTestCase {
         XCTAssertEqual(view.center, CGPoint(x: 10, y: 15))
         XCTAssertEqual(view.bounds.size, CGSize(width: 20, height: 30))
     }
+
+    // MARK: - Drag: "an attachment whose length is 0 is a point constraint"
+
+    /// The canonical drag: an attachment from the touch point (offset from the center) to an anchor at the
+    /// finger, the anchor moved every frame at a steady velocity. Returns the velocities of the touch point on the
+    /// item, frame by frame, and how far it is from the finger.
+    private func drag(fingerVelocity: CGPoint, frames: Int, offset: UIOffset, gravity: Bool) -> (velocities: [CGPoint], offsetErrors: [CGFloat], item: HeadlessItem, animator: UIDynamicAnimator, attachment: UIAttachmentBehavior) {
+        let animator = UIDynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 4000, height: 4000))
+        let view = HeadlessItem(frame: CGRect(x: 1950, y: 1950, width: 100, height: 100))
+        if gravity { animator.addBehavior(UIGravityBehavior(items: [view])) }
+        var anchor = CGPoint(x: view.center.x + offset.horizontal, y: view.center.y + offset.vertical)
+        let attachment = UIAttachmentBehavior(item: view, offsetFromCenter: offset, attachedToAnchor: anchor)
+        XCTAssertEqual(attachment.length, 0)
+        animator.addBehavior(attachment)
+        var velocities: [CGPoint] = [], errors: [CGFloat] = []
+        for _ in 0..<frames {
+            anchor.x += fingerVelocity.x / 60
+            anchor.y += fingerVelocity.y / 60
+            attachment.anchorPoint = anchor
+            animator.step()
+            let t = view.transform
+            let arm = CGPoint(x: t.a * offset.horizontal + t.c * offset.vertical, y: t.b * offset.horizontal + t.d * offset.vertical)
+            let touch = CGPoint(x: view.center.x + arm.x, y: view.center.y + arm.y)
+            let (v, w) = animator.velocity(of: view)!
+            velocities.append(CGPoint(x: v.x - w * arm.y, y: v.y + w * arm.x))
+            errors.append(hypot(touch.x - anchor.x, touch.y - anchor.y))
+        }
+        return (velocities, errors, view, animator, attachment)
+    }
+
+    /// "The item follows a moving anchor with the anchor's velocity": the touch point moves with the finger (and
+    /// so does the center when the touch is at the center).
+    func test_zeroLengthDragAttachment_itemFollowsTheFinger_withItsVelocity() {
+        let finger = CGPoint(x: 600, y: -800)
+        for offset in [UIOffset.zero, UIOffset(horizontal: 20, vertical: 30)] {
+            let run = drag(fingerVelocity: finger, frames: 60, offset: offset, gravity: false)
+            // After a short transient (a quarter of a second), the item moves with the finger.
+            for (k, v) in run.velocities.enumerated() where k >= 15 {
+                XCTAssertLessThan(hypot(v.x - finger.x, v.y - finger.y), 100, "frame \(k): velocity \(v) is not the finger's (offset \(offset))")
+            }
+            XCTAssertLessThan(run.offsetErrors.suffix(30).max()!, 20, "the touch point stays under the finger (offset \(offset))")
+        }
+    }
+
+    func test_flickAfterZeroLengthDrag_leavesInTheGesturesDirection() {
+        let finger = CGPoint(x: 600, y: -800)
+        let run = drag(fingerVelocity: finger, frames: 30, offset: .zero, gravity: true)
+        run.animator.removeBehavior(run.attachment)
+        let v = run.animator.velocity(of: run.item)!.linear
+        let angle = atan2(v.y, v.x) * 180 / .pi
+        XCTAssertEqual(angle, atan2(finger.y, finger.x) * 180 / .pi, accuracy: 5, "flick at \(angle)° with velocity \(v)")
+    }
+
+    // MARK: - Symmetry: "a symmetric landing stays symmetric"
+
+    func test_squareDroppedFlat_landsWithoutDriftingSideways() {
+        // The README's example.
+        let animator = UIDynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 400, height: 800))
+        let box = HeadlessItem(center: CGPoint(x: 200, y: 100), size: CGSize(width: 50, height: 50))
+        animator.addBehavior(UIGravityBehavior(items: [box]))
+        let collision = UICollisionBehavior(items: [box])
+        collision.translatesReferenceBoundsIntoBoundary = true
+        animator.addBehavior(collision)
+        var maxDrift: CGFloat = 0, maxAngle: CGFloat = 0
+        animator.addStepObserver { _ in
+            maxDrift = max(maxDrift, abs(box.center.x - 200))
+            maxAngle = max(maxAngle, abs(box.angle))
+        }
+        XCTAssertTrue(animator.runUntilPaused(timeout: 10))
+        XCTAssertLessThan(maxDrift, 0.05, "x drifted to \(box.center.x)")
+        XCTAssertLessThan(maxAngle, 0.001)
+        XCTAssertEqual(box.center.y, 775, accuracy: 0.6)
+    }
+
+    // MARK: - Fixed attachment: "a fixed attachment looks rigid"
+
+    func test_fixedAttachment_staysRigidAtImpact() {
+        for tilt: CGFloat in [0, 0.3] {
+            let animator = UIDynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 800, height: 1000))
+            let a = HeadlessItem(center: CGPoint(x: 380, y: 480), size: CGSize(width: 40, height: 40))
+            let b = HeadlessItem(center: CGPoint(x: 420, y: 480), size: CGSize(width: 40, height: 40))
+            let group = [a, b]
+            for item in group {
+                // Tilt the pair as one about its middle.
+                let c = CGPoint(x: 400, y: 480), d = CGPoint(x: item.center.x - c.x, y: item.center.y - c.y)
+                item.center = CGPoint(x: c.x + d.x * cos(tilt) - d.y * sin(tilt), y: c.y + d.x * sin(tilt) + d.y * cos(tilt))
+                item.transform = CGAffineTransform(rotationAngle: tilt)
+            }
+            animator.addBehavior(UIGravityBehavior(items: group))
+            let collision = UICollisionBehavior(items: group)
+            collision.translatesReferenceBoundsIntoBoundary = true
+            animator.addBehavior(collision)
+            animator.addBehavior(UIAttachmentBehavior.fixedAttachment(with: a, attachedTo: b, attachmentAnchor: CGPoint(x: (a.center.x + b.center.x) / 2, y: (a.center.y + b.center.y) / 2)))
+            var maxBend: CGFloat = 0, maxSpeed: CGFloat = 0
+            animator.addStepObserver { an in
+                maxBend = max(maxBend, abs(a.angle - b.angle))
+                maxSpeed = max(maxSpeed, an.velocity(of: a)!.linear.y)
+            }
+            animator.run(seconds: 2)
+            XCTAssertGreaterThan(maxSpeed, 900, "the pair lands at about 1,000 pt/s")
+            XCTAssertLessThanOrEqual(maxBend, 0.02, "the weld bent \(maxBend) rad (tilt \(tilt))")
+        }
+    }
+
+    // MARK: - Fields: "energy never grows without input"
+
+    private func fieldRun(_ field: UIFieldBehavior, item: HeadlessItem, charge: CGFloat = 0, velocity: CGPoint = .zero, seconds: Double, observe: @escaping (UIDynamicAnimator) -> Void) {
+        let animator = UIDynamicAnimator()
+        field.addItem(item)
+        animator.addBehavior(field)
+        let frictionless = UIDynamicItemBehavior(items: [item])
+        frictionless.resistance = 0
+        frictionless.angularResistance = 0
+        frictionless.charge = charge
+        if velocity != .zero { frictionless.addLinearVelocity(velocity, for: item) }
+        animator.addBehavior(frictionless)
+        animator.addStepObserver(observe)
+        animator.run(seconds: seconds)
+    }
+
+    func test_springFieldAtDefaultStrength_neverExceedsItsStartingAmplitude() {
+        for size: CGFloat in [10, 100] {
+            let spring = UIFieldBehavior.springField()
+            spring.position = CGPoint(x: 500, y: 500)
+            let item = HeadlessItem(center: CGPoint(x: 600, y: 500), size: CGSize(width: size, height: size))
+            var maxAmplitude: CGFloat = 0, minX = CGFloat.infinity
+            fieldRun(spring, item: item, seconds: 10) { _ in
+                maxAmplitude = max(maxAmplitude, hypot(item.center.x - 500, item.center.y - 500))
+                minX = min(minX, item.center.x)
+            }
+            XCTAssertLessThanOrEqual(maxAmplitude, 100.5, "size \(size)")
+            XCTAssertLessThan(minX, 420, "it oscillates through the centre (size \(size))")
+        }
+    }
+
+    func test_dragField_neverReversesAVelocity_itDecaysIt() {
+        let drag = UIFieldBehavior.dragField()
+        let item = HeadlessItem(center: CGPoint(x: 0, y: 0), size: CGSize(width: 10, height: 10))
+        var last: CGFloat = 300
+        var reversed = false, grew = false
+        fieldRun(drag, item: item, velocity: CGPoint(x: 300, y: 0), seconds: 1) { a in
+            let v = a.velocity(of: item)!.linear.x
+            if v < 0 { reversed = true }
+            if v > last { grew = true }
+            last = v
+        }
+        XCTAssertFalse(reversed)
+        XCTAssertFalse(grew)
+        XCTAssertLessThan(last, 30, "a drag of this strength on so light an item stops it quickly")
+    }
+
+    func test_magneticField_onlyTurnsAChargedItemsVelocity() {
+        let magnetic = UIFieldBehavior.magneticField()
+        magnetic.position = CGPoint(x: 0, y: 0)
+        let item = HeadlessItem(center: CGPoint(x: 100, y: 0), size: CGSize(width: 10, height: 10))
+        var speeds: [CGFloat] = []
+        var turned: CGFloat = 0
+        fieldRun(magnetic, item: item, charge: 1, velocity: CGPoint(x: 0, y: 200), seconds: 2) { a in
+            let v = a.velocity(of: item)!.linear
+            speeds.append(hypot(v.x, v.y))
+            turned = max(turned, abs(atan2(v.y, v.x) - .pi / 2))
+        }
+        XCTAssertLessThanOrEqual(speeds.max()!, 200 * 1.001, "a magnetic force does no work")
+        XCTAssertGreaterThanOrEqual(speeds.min()!, 200 * 0.999)
+        XCTAssertGreaterThan(turned, 0.5, "the velocity turns")
+    }
 }
