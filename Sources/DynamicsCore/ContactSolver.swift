@@ -215,7 +215,7 @@ extension World {
                     guard invDet != 0 else { return false }
                     let s1 = dot(d + qB.rotate(p1.localB) - qA.rotate(p1.localA), n) + p1.adjustedSeparation
                     let s2 = dot(d + qB.rotate(p2.localB) - qA.rotate(p2.localA), n) + p2.adjustedSeparation
-                    guard (s1 > 0) == (s2 > 0) else { return false }
+                    let sameRegime = (s1 > 0) == (s2 > 0)
                     var massScale: Float = 1, impulseScale: Float = 0
                     @inline(__always) func bias(_ s: Float) -> Float {
                         if s > 0 { return s * invH }
@@ -227,10 +227,17 @@ extension World {
                     let vn2 = dot((vB + cross(wB, p2.rB)) - (vA + cross(wA, p2.rA)), n) + b2
                     let k11 = c.pointee.k11, k12 = c.pointee.k12, k22 = c.pointee.k22
                     let a1 = p1.normalImpulse, a2 = p2.normalImpulse
-                    let n1 = a1 - massScale * invDet * (k22 * vn1 - k12 * vn2) - impulseScale * a1
-                    let n2 = a2 - massScale * invDet * (k11 * vn2 - k12 * vn1) - impulseScale * a2
-                    // Only when the block pushes at both points; otherwise the points are solved one by one.
-                    guard n1 >= 0, n2 >= 0 else { return false }
+                    var n1 = a1 - massScale * invDet * (k22 * vn1 - k12 * vn2) - impulseScale * a1
+                    var n2 = a2 - massScale * invDet * (k11 * vn2 - k12 * vn1) - impulseScale * a2
+                    if !(sameRegime && n1 >= 0 && n2 >= 0) {
+                        // The other symmetric answer: neither point pushes, when without their impulses both
+                        // points would separate anyway (Box2D 2.4's block solver, its fourth case). One by one
+                        // instead, the first point's release would be seen by the second alone, and a flat
+                        // landing that lifts off would turn.
+                        let free1 = vn1 - (k11 * a1 + k12 * a2), free2 = vn2 - (k12 * a1 + k22 * a2)
+                        guard free1 >= 0, free2 >= 0 else { return false }
+                        n1 = 0; n2 = 0
+                    }
                     applyNormalPair(n1 - a1, n2 - a2, &p1, &p2, normal: n, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
                     p1.normalImpulse = n1; p2.normalImpulse = n2
                     return true

@@ -71,7 +71,8 @@ extension World {
         for j in anchorsInMotion where joints[Int(j)].anchorShift == .zero { joints[Int(j)].anchorVelocity = .zero }
         anchorsInMotion.removeAll(keepingCapacity: true)
         for j in movedAnchors where jointAlive[Int(j)] {
-            joints[Int(j)].anchorVelocity = joints[Int(j)].anchorShift / dt
+            let velocity = joints[Int(j)].anchorShift / dt
+            joints[Int(j)].anchorVelocity = velocity
             joints[Int(j)].anchorShift = .zero
             anchorsInMotion.append(j)
         }

@@ -128,7 +128,8 @@ extension World {
         guard joints[j].bodyB < 0 else { throw DynamicsError("\(id) is attached to a body, not to a world point") }
         if joints[j].localB == point { return }
         if joints[j].anchorShift == .zero { movedAnchors.append(Int32(j)) }
-        joints[j].anchorShift += point - joints[j].localB
+        let shift = joints[j].anchorShift + (point - joints[j].localB)
+        joints[j].anchorShift = shift
         joints[j].localB = point
         rodLayoutDirty = true
         wakeBody(Int(joints[j].bodyA))

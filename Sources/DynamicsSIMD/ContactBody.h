@@ -89,6 +89,13 @@ static inline __attribute__((always_inline)) void FN(contactGroup)(const dk_cont
     VF blockN1 = a1 - ms0 * invDet * (k11 * vn1 - k12 * vn0) - is0 * a1;
     VI sameRegime = ~((zero < s0) ^ (zero < s1));
     VI block = (invDet != zero) & sameRegime & (zero <= blockN0) & (zero <= blockN1);
+    // Or neither point pushes, when without their impulses both would separate anyway (the scalar path's
+    // `blockNormal`): a flat landing that lifts off stays flat.
+    VF free0 = vn0 - (k11 * a0 + k12 * a1), free1 = vn1 - (k12 * a0 + k22 * a1);
+    VI release = (invDet != zero) & ~block & (zero <= free0) & (zero <= free1);
+    blockN0 = FN(select)(release, zero, blockN0);
+    blockN1 = FN(select)(release, zero, blockN1);
+    block = block | release;
     // Point by point, from the same start.
     VF qAx = vAx, qAy = vAy, qA = wA, qBx = vBx, qBy = vBy, qB = wB;
 #define DK_SINGLE(pt, s, bias, massScale, impulseScale, rAx, rAy, rBx, rBy, impulseOut, totalOut)                     \
