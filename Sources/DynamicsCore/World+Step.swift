@@ -162,6 +162,11 @@ extension World {
         // velocity integration and the next: the packed state carries them from the warm start to the solve, and
         // from the solve (which stores them for the position integration, which only reads them) to the relax pass.
         let packedKept = awakeJoints.isEmpty && !scalar
+        // Where joints and contacts meet, the joints are solved again after the contacts, so that the velocities
+        // each pass leaves hold the joints: a welded pair landing on one corner would otherwise bend for a frame
+        // (the contact stops one part within the pass, after the joint has been solved). Contacts then take their
+        // error back in the next pass, softly.
+        let jointsLast = !awakeJoints.isEmpty && (wide || scalar)
         let warm = settings.warmStarting
         let soft = contactSoftness(h: h)
         for _ in 0..<substeps {
@@ -174,10 +179,12 @@ extension World {
             solveJoints(h: h, useBias: true)
             if scalar { solveContacts(invH: invH, useBias: true) }
             if wide { runWideContacts(warmStart: false, invH: invH, useBias: true, soft: soft, load: !(packedKept && warm)) }
+            if jointsLast { solveJoints(h: h, useBias: true) }
             integratePositions(h: h)
             solveJoints(h: h, useBias: false)
             if scalar { solveContacts(invH: invH, useBias: false) }
             if wide { runWideContacts(warmStart: false, invH: invH, useBias: false, soft: soft, load: !packedKept) }
+            if jointsLast { solveJoints(h: h, useBias: false) }
         }
         // Restitution in contact order, over both.
         if wide { applyWideRestitution() } else { applyRestitution() }
