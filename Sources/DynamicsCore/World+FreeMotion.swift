@@ -51,6 +51,7 @@ extension World {
             switch def.kind {
             case .radialGravity: kind = .radial; k = -100 * def.strength
             case .vortex: kind = .vortex; k = 100 * def.strength
+            case .spring where FieldMotion.integratesExactly(def): return false
             case .spring: kind = .spring; k = -100 * def.strength
             case .linearGravity: kind = .linear; k = 0
             default: return false

@@ -25,7 +25,7 @@ extension World {
             fieldsActive = false
             hasVelocityOverride = false
         } else {
-            applyFields(dt: dt)
+            applyFields(dt: dt, substeps: substeps)
         }
         let h = dt / Float(substeps)
         if h != dampingH || substeps != dampingSubsteps {
@@ -150,7 +150,7 @@ extension World {
         prepareJoints(h: h)
         // Nothing constrains the awake bodies (a field-driven swarm, bodies in flight): the substeps reduce to
         // integration, done in one pass per body with the same operations in the same order.
-        if contacts.isEmpty && awakeJoints.isEmpty && !(fieldsActive && hasVelocityOverride) {
+        if contacts.isEmpty && awakeJoints.isEmpty && !(fieldsActive && hasVelocityOverride) && !fieldMotion.active {
             integrateUnconstrained(h: h, substeps: substeps)
             return
         }
@@ -169,8 +169,9 @@ extension World {
         let jointsLast = !awakeJoints.isEmpty && (wide || scalar)
         let warm = settings.warmStarting
         let soft = contactSoftness(h: h)
-        for _ in 0..<substeps {
-            integrateVelocities(h: h)
+        for substep in 0..<substeps {
+            // Springs integrated by velocity Verlet: half a kick in the first substep, half after the last.
+            integrateVelocities(h: h, springWeight: substep == 0 ? 0.5 : 1)
             if warm {
                 warmStartJoints()
                 if scalar { warmStartContacts() }
@@ -186,6 +187,10 @@ extension World {
             if wide { runWideContacts(warmStart: false, invH: invH, useBias: false, soft: soft, load: !packedKept) }
             if jointsLast { solveJoints(h: h, useBias: false) }
         }
+        if fieldMotion.active {
+            fieldMotion.kick(h: h, weight: 0.5, velocity: bodies.velocity.base, position: bodies.position.base,
+                             count: bodies.awakeCount)
+        }
         // Restitution in contact order, over both.
         if wide { applyWideRestitution() } else { applyRestitution() }
         if wide { storeWideContactImpulses() }
@@ -200,7 +205,7 @@ extension World {
     /// The linear part runs elementwise over the 2n floats of the velocity column, two bodies per 4-wide vector
     /// (each body's inverse mass and damping factor spread over its two components); the angular part is a
     /// separate loop.
-    func integrateVelocities(h: Float) {
+    func integrateVelocities(h: Float, springWeight: Float) {
         let n = bodies.awakeCount
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, rot = bodies.rotation.base
         if fieldsActive { prepareFieldColumns(count: n) }
@@ -234,6 +239,9 @@ extension World {
             }
         } else if let angDamp {
             for s in 0..<n { angVel[s] = angVel[s] * angDamp[s] }
+        }
+        if fieldMotion.active {
+            fieldMotion.apply(h: h, springWeight: springWeight, velocity: vel, position: bodies.position.base, count: n)
         }
         // A velocity field sets the velocity outright, whatever else pushes.
         if fieldsActive && hasVelocityOverride {

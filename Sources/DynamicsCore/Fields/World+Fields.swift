@@ -25,11 +25,14 @@ extension World {
 
     /// Stage 2: evaluates every field over its awake bodies at their positions before the step, into the
     /// per-step field force column (mass·points/s²) and velocity overrides.
-    func applyFields(dt: Float) {
+    func applyFields(dt: Float, substeps: Int) {
         let n = bodies.awakeCount
         hasVelocityOverride = false
+        fieldMotion.active = false
         // No fields: the field columns are not needed (nor allocated).
-        guard !fields.isEmpty else { fieldsActive = false; return }
+        guard !fields.isEmpty else { fieldsActive = false; fieldMotion.release(); return }
+        let needsMotion = fields.contains { FieldMotion.integratesExactly($0.def) }
+        if needsMotion { fieldMotion.begin(count: n) } else { fieldMotion.release() }
         if fieldForce.count < n { fieldForce.append(contentsOf: repeatElement(.zero, count: n - fieldForce.count)) }
         if fieldAcceleration.count < n { fieldAcceleration.append(contentsOf: repeatElement(.zero, count: n - fieldAcceleration.count)) }
         if velocityOverride.count < n { velocityOverride.append(contentsOf: repeatElement(Vec2(.nan, .nan), count: n - velocityOverride.count)) }
@@ -48,10 +51,17 @@ extension World {
         defer { generalFieldScratch = general }
         for f in 0..<fields.count {
             let r = fields[f]
-            if r.coversAll && r.bodySetVersion == bodySetVersion && r.region.isInfinite && applyFieldOverAwakeRange(r.def, count: n) { continue }
+            if r.coversAll && r.bodySetVersion == bodySetVersion && r.region.isInfinite && !FieldMotion.integratesExactly(r.def)
+                && applyFieldOverAwakeRange(r.def, count: n) { continue }
             general.append(f)
         }
         guard !general.isEmpty else { fieldTime += dt; return }
+        var motion = fieldMotion
+        fieldMotion = FieldMotion()
+        defer {
+            if motion.active { motion.finish(h: dt / Float(substeps), invMass: bodies.invMass.base, count: n) }
+            fieldMotion = motion
+        }
         let pos = bodies.position.base, vel = bodies.velocity.base
         let slot = bodies.slot, generation = bodies.generation, mass = bodies.mass, charges = bodies.charge
         let sleepingIsland = bodies.sleepingIsland
@@ -110,10 +120,20 @@ extension World {
                     case .turbulence:
                         acceleration[s] += 100 * strength * scale * (length(v) / 100) * GradientNoise.vector(p / 100 * frequency, time: noiseTime, seed: def.seed)
                         continue
+                    case .spring where falloff == -1:
+                        // A linear spring: 100·strength·r UIKit newtons per metre is `strength` per point.
+                        motion.addSpring(slot: s, stiffness: strength, center: center)
+                        continue
                     case .spring: force[s] += (-100 * strength * scale * inv) * rel; continue
                     case .electric: F = strength * q * scale * dir
-                    case .magnetic: F = strength * q * scale * Vec2(v.y, -v.x) / 100
-                    case .drag: F = -strength * scale * v / 100
+                    case .magnetic:
+                        // F = strength·q·scale·(v.y, −v.x) / 100 UIKit newtons: a turn rate, not a force.
+                        motion.addTurn(slot: s, rate: strength * q * scale)
+                        continue
+                    case .drag:
+                        // F = −strength·scale·v / 100 UIKit newtons: a decay rate, not a force.
+                        motion.addDrag(slot: s, rate: strength * scale)
+                        continue
                     case .velocity:
                         override[s] = def.direction * (100 * strength)
                         anyOverride = true
