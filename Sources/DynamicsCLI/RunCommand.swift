@@ -135,7 +135,7 @@ struct Run: ParsableCommand {
         recorder?.finish()
         summary.simulated = animator.elapsedTime
         summary.awake = animator.world.awakeBodyCount
-        summary.contacts = animator.world.touchingContactCount
+        summary.contacts = animator.world.allTouchingContactCount
         let names = ["compile", "forces", "broadphase", "narrowphase", "solve", "islands", "write-back", "callbacks"]
         summary.stages = zip(names, sums).map { ($0, summary.steps > 0 ? 1000 * $1 / Double(summary.steps) : 0) }
         print(json ? summary.json() : summary.table())

@@ -320,8 +320,16 @@ public final class World {
 
     public var bodyCount: Int { bodies.count }
     public var awakeBodyCount: Int { bodies.awakeCount }
+    /// Contacts between awake bodies (touching or speculative), the ones the next step solves.
     public var contactCount: Int { contacts.count }
+    /// Touching contacts between awake bodies.
     public var touchingContactCount: Int { contacts.reduce(0) { $0 + ($1.touching ? 1 : 0) } }
+    /// Every touching contact, awake or kept by a sleeping island (items resting on a floor touch it).
+    public var allTouchingContactCount: Int {
+        islands.reduce(touchingContactCount) { sum, island in
+            island.inUse ? island.contacts.reduce(sum) { $0 + ($1.touching ? 1 : 0) } : sum
+        }
+    }
     public var jointCount: Int { jointAlive.reduce(0) { $0 + ($1 ? 1 : 0) } }
     public var sleepingIslandCount: Int { islands.reduce(0) { $0 + ($1.inUse ? 1 : 0) } }
 

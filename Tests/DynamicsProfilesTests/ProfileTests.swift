@@ -167,4 +167,38 @@ final class ProfileTests: XCTestCase {
             XCTAssertTrue("\(error)".hasPrefix("none.json: cannot be read"), "\(error)")
         }
     }
+
+    /// Boundary contacts of the items of a profile's collision behaviors, counted.
+    final class BoundaryHits: CollisionBehaviorDelegate {
+        var hits = 0
+        func collisionBehavior(_ behavior: CollisionBehavior, beganContactFor item: DynamicItem, withBoundaryIdentifier identifier: AnyHashable?, at point: CGPoint) { hits += 1 }
+    }
+
+    /// "An item thrown by an instantaneous push bounces off the edges of the screen and comes to rest": the
+    /// flick profile does what its description says.
+    func test_flickProfile_bouncesOffTheEdges_andComesToRest() throws {
+        let profile = try Profile(contentsOf: Self.profilesDirectory.appendingPathComponent("flick.json"))
+        let scene = profile.makeScene()
+        let log = BoundaryHits()
+        var collisions: [CollisionBehavior] = []
+        func collect(_ b: DynamicBehavior) {
+            if let c = b as? CollisionBehavior { collisions.append(c) }
+            b.childBehaviors.forEach(collect)
+        }
+        scene.animator.behaviors.forEach(collect)
+        for c in collisions { c.collisionDelegate = log }
+        var steps = 0
+        while scene.animator.isRunning && steps < profile.steps { scene.animator.step(); steps += 1 }
+        XCTAssertGreaterThanOrEqual(log.hits, 2, "bounces off the edges")
+        XCTAssertFalse(scene.animator.isRunning, "comes to rest within its \(profile.steps) steps")
+    }
+
+    /// The falling square rests on the bottom edge: its touching contact is counted while it sleeps.
+    func test_restingItemsContacts_areCountedWhileTheySleep() throws {
+        let profile = try Profile(contentsOf: Self.profilesDirectory.appendingPathComponent("falling-square.json"))
+        let scene = profile.makeScene()
+        XCTAssertTrue(scene.animator.runUntilPaused(timeout: 10))
+        XCTAssertEqual(scene.animator.world.touchingContactCount, 0, "asleep: no awake contact")
+        XCTAssertEqual(scene.animator.world.allTouchingContactCount, 1)
+    }
 }
