@@ -93,5 +93,11 @@ let package = Package(
             dependencies: ["DynamicsKit"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // The examples of the UIKit Dynamics documents, typed as UIKit code with only PORTING.md's edits.
+        .testTarget(
+            name: "PortedExamplesTests",
+            dependencies: ["DynamicsKit"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
     ]
 )

@@ -24,13 +24,20 @@ public final class AttachmentBehavior: DynamicBehavior {
             invalidate()
         }
     }
-    /// Distance between the attachment points, points (defaults to the distance at creation).
+    /// Distance between the attachment points, points. Unless you set it, it is measured when the attachment joins
+    /// an animator, between the attachment points as they are then (and at creation, until it joins): the drag
+    /// code of UIKit apps creates an attachment to some anchor, moves `anchorPoint` under the finger and then adds
+    /// it, and the item must then hang at the finger, not at the distance to the first anchor. Once set, it stays.
     public var length: CGFloat {
         didSet {
             if !require(length.isFinite && length >= 0, "\(describe(self)): length must be finite and not negative, got \(length)") { length = oldValue; return }
+            if !measuringLength { lengthIsSet = true }
             invalidate()
         }
     }
+    /// Whether the app set `length` (then it is never measured again).
+    private var lengthIsSet = false
+    private var measuringLength = false
     /// Spring frequency in Hz; 0 makes the attachment rigid.
     public var frequency: CGFloat = 0 {
         didSet {
@@ -71,14 +78,26 @@ public final class AttachmentBehavior: DynamicBehavior {
         self.anchorPoint = anchor
         self.axis = axis
         self.attachedBehaviorType = type
-        // Length at creation: between the attachment points, offsets turned with each item.
-        let a = Self.point(items[0], offsetA)
-        let b = items.count > 1 ? Self.point(items[1], offsetB) : anchor
-        let d = ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
-        self.length = d.isFinite ? d : 0
+        self.length = Self.distance(items: items, offsetA: offsetA, offsetB: offsetB, anchor: anchor)
         super.init()
         _ = require(offsetA.isFinite && offsetB.isFinite && anchor.isFinite, "\(describe(self)): offsets and anchor must be finite")
         _ = require(axis.isFinite && axis.length > 0, "\(describe(self)): the axis of translation must be finite and non-zero, got \(axis)")
+    }
+
+    /// The distance between the attachment points now: offsets turned with each item.
+    static func distance(items: [DynamicItem], offsetA: UIOffset, offsetB: UIOffset, anchor: CGPoint) -> CGFloat {
+        let a = Self.point(items[0], offsetA)
+        let b = items.count > 1 ? Self.point(items[1], offsetB) : anchor
+        let d = ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+        return d.isFinite ? d : 0
+    }
+
+    /// Joining an animator: the length is measured now unless the app set it.
+    override func joined() {
+        guard !lengthIsSet, kind == .distance || kind == .limit else { return }
+        measuringLength = true
+        length = Self.distance(items: items, offsetA: offsetA, offsetB: offsetB, anchor: anchorPoint)
+        measuringLength = false
     }
 
     static func point(_ item: DynamicItem, _ o: UIOffset) -> CGPoint {

@@ -156,6 +156,14 @@ open class DynamicAnimator {
                     "DynamicAnimator: reference bounds must be finite and not negative, got \(referenceBounds)")
     }
 
+    /// An animator whose reference bounds are `referenceView`'s bounds, as UIKit's `init(referenceView:)`: the
+    /// items' centers are in the view's coordinates, and its bounds can serve as a collision boundary. Any item
+    /// stands in for the view (a `HeadlessItem(frame:)` the size of the screen, say); its bounds are read once,
+    /// here.
+    public convenience init(referenceView: DynamicItem) {
+        self.init(referenceBounds: referenceView.bounds)
+    }
+
     /// A raw animator: items in their own coordinates, no reference bounds.
     public init() {
         mode = .raw

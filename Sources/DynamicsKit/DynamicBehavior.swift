@@ -70,8 +70,12 @@ open class DynamicBehavior {
     func attach(to animator: DynamicAnimator) {
         willMove(to: animator)
         dynamicAnimator = animator
+        joined()
         for c in childBehaviors { c.attach(to: animator) }
     }
+
+    /// Called as the behavior joins an animator (after `willMove(to:)`).
+    func joined() {}
 
     func detach() {
         willMove(to: nil)
