@@ -71,7 +71,7 @@ public struct ItemState {
 /// collision.translatesReferenceBoundsIntoBoundary = true
 /// animator.addBehavior(collision)
 /// animator.runUntilPaused(timeout: 10)   // headless: step until everything rests
-/// print(box.center)                       // (200.0, 775.0)
+/// print(box.center)                       // (200.0, 775.0068359375): on the floor
 /// ```
 ///
 /// Time advances only when you step it (`step()`, `advance(by:)`, `runUntilPaused(timeout:)`) or attach a

@@ -461,4 +461,26 @@ final class PortingRulesTests: XCTestCase {
         XCTAssertGreaterThan(turned, 0.5, "the velocity turns")
       }
     }
+
+    // MARK: - Attachments: "length is measured when the attachment joins an animator, unless set"
+
+    func test_attachmentLength_isMeasuredWhenItJoins_unlessTheAppSetsIt() {
+        let animator = UIDynamicAnimator(referenceView: HeadlessItem(frame: CGRect(x: 0, y: 0, width: 400, height: 400)))
+        XCTAssertEqual(animator.referenceBounds, CGRect(x: 0, y: 0, width: 400, height: 400), "init(referenceView:) takes the view's bounds")
+        let view = HeadlessItem(frame: CGRect(x: 180, y: 180, width: 40, height: 40))
+        // The book's flick: created lazily with the anchor at .zero, moved under the finger, then added.
+        let attachment = UIAttachmentBehavior(item: view, attachedToAnchor: .zero)
+        XCTAssertEqual(attachment.length, hypot(200, 200), accuracy: 1e-9, "at creation, the distance then")
+        attachment.anchorPoint = CGPoint(x: 200, y: 200)
+        animator.addBehavior(attachment)
+        XCTAssertEqual(attachment.length, 0, "joining, the distance now")
+        animator.step()
+        XCTAssertEqual(view.center, CGPoint(x: 200, y: 200), "the item hangs at the finger")
+        // A length the app sets stays.
+        animator.removeBehavior(attachment)
+        attachment.length = 50
+        attachment.anchorPoint = CGPoint(x: 300, y: 200)
+        animator.addBehavior(attachment)
+        XCTAssertEqual(attachment.length, 50)
+    }
 }
