@@ -37,9 +37,10 @@ extension World {
         if jr.isPointDistance {
             // A spring is soft in every pass (its own stiffness); a rigid point corrects its error softly in the
             // biased pass only, as the revolute joint's point does.
-            let v = jr.anchorVelocity
-            if jr.hertz > 0 { solvePointConstraint(&jr, &A, &B, soft: jr.spring, useBias: true, anchorVelocity: v) }
-            else { solvePointConstraint(&jr, &A, &B, soft: soft, useBias: useBias, anchorVelocity: v) }
+            // A moved anchor travels from where it was to where it was put over the step, at its velocity.
+            let v = jr.anchorVelocity, lag = anchorTimeLeft * v
+            if jr.hertz > 0 { solvePointConstraint(&jr, &A, &B, soft: jr.spring, useBias: true, anchorVelocity: v, anchorLag: lag) }
+            else { solvePointConstraint(&jr, &A, &B, soft: soft, useBias: useBias, anchorVelocity: v, anchorLag: lag) }
             return
         }
         let (rA, rB) = World.anchors(jr, A, B)

@@ -14,14 +14,15 @@ extension World {
     /// The 2D point constraint shared by revolute and weld joints.
     @inline(__always)
     func solvePointConstraint(_ jr: inout JointRecord, _ A: inout JointBody, _ B: inout JointBody, soft: Softness, useBias: Bool,
-                              anchorVelocity: Vec2 = .zero) {
+                              anchorVelocity: Vec2 = .zero, anchorLag: Vec2 = .zero) {
         let (rA, rB) = World.anchors(jr, A, B)
-        // `anchorVelocity`: B's point moves at this velocity besides B's own (a world anchor being dragged).
+        // `anchorVelocity`: B's point moves at this velocity besides B's own (a world anchor being dragged), and is
+        // `anchorLag` behind where it will be at the end of the step.
         let cdot = (B.v + anchorVelocity + cross(B.w, rB)) - (A.v + cross(A.w, rA))
         var bias = Vec2.zero
         var massScale: Float = 1, impulseScale: Float = 0
         if useBias {
-            let separation = (B.p + rB) - (A.p + rA)
+            let separation = (B.p + rB - anchorLag) - (A.p + rA)
             bias = soft.biasRate * separation
             massScale = soft.massScale; impulseScale = soft.impulseScale
         }

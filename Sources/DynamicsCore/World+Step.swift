@@ -170,6 +170,7 @@ extension World {
         let warm = settings.warmStarting
         let soft = contactSoftness(h: h)
         for substep in 0..<substeps {
+            anchorTimeLeft = anchorsInMotion.isEmpty ? 0 : Float(substeps - substep) * h
             // Springs integrated by velocity Verlet: half a kick in the first substep, half after the last.
             integrateVelocities(h: h, springWeight: substep == 0 ? 0.5 : 1)
             if warm {
@@ -182,6 +183,7 @@ extension World {
             if wide { runWideContacts(warmStart: false, invH: invH, useBias: true, soft: soft, load: !(packedKept && warm)) }
             if jointsLast { solveJoints(h: h, useBias: true) }
             integratePositions(h: h)
+            if !anchorsInMotion.isEmpty { anchorTimeLeft = Float(substeps - substep - 1) * h }
             solveJoints(h: h, useBias: false)
             if scalar { solveContacts(invH: invH, useBias: false) }
             if wide { runWideContacts(warmStart: false, invH: invH, useBias: false, soft: soft, load: !packedKept) }

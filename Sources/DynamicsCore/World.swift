@@ -120,6 +120,8 @@ public final class World {
     /// during the last step: the solver gives the anchor the velocity of its move.
     @usableFromInline var movedAnchors: [Int32] = []
     @usableFromInline var anchorsInMotion: [Int32] = []
+    /// Seconds of the step left at the current substep's positions (a moving anchor is that far behind its end).
+    @usableFromInline var anchorTimeLeft: Float = 0
     /// This step's rigid distance joints in coloured batches of four, and the awake joints solved one by one
     /// (WideJoints.swift); with the colouring's scratch: colour and joint per rod, rods by colour, colour ends,
     /// and the colours taken at each awake body.

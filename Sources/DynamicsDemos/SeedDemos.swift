@@ -29,12 +29,12 @@ extension Demo {
         animator.addBehavior(props)
         context.watch(animator, items: [card], title: "flick")
 
-        // Touch down 20 pt right of the centre; the pan moves up and to the right at 450, −1400 pt/s for 0.2 s.
+        // Touch down 20 pt right of the centre; the pan moves up and to the right at 550, −1400 pt/s for 0.2 s.
         let touch = CGPoint(x: 207.5, y: 490)
         let drag = AttachmentBehavior(item: card, offsetFromCenter: UIOffset(horizontal: touch.x - card.center.x, vertical: touch.y - card.center.y),
                                       attachedToAnchor: touch)
         animator.addBehavior(drag)
-        let panVelocity = CGPoint(x: 450, y: -1400)
+        let panVelocity = CGPoint(x: 550, y: -1400)
         for k in 1...12 {
             let t = CGFloat(k) / 60
             drag.anchorPoint = CGPoint(x: touch.x + panVelocity.x * t, y: touch.y + panVelocity.y * t)

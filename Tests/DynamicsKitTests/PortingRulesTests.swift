@@ -327,7 +327,7 @@ final class PortingRulesTests: XCTestCase {
             for (k, v) in run.velocities.enumerated() where k >= 15 {
                 XCTAssertLessThan(hypot(v.x - finger.x, v.y - finger.y), 100, "frame \(k): velocity \(v) is not the finger's (offset \(offset))")
             }
-            XCTAssertLessThan(run.offsetErrors.suffix(30).max()!, 20, "the touch point stays under the finger (offset \(offset))")
+            XCTAssertLessThan(run.offsetErrors.suffix(30).max()!, 1, "the touch point stays under the finger (offset \(offset))")
         }
     }
 
