@@ -41,7 +41,7 @@ struct Scene: ParsableCommand {
         settings.contactHertz = contactHertz
         try World.limitVectorLanes(to: lanes)
         defer { try? World.limitVectorLanes(to: nil) }
-        let world = World(settings: settings)
+        let world = try World(settings: settings)
         let (ids, links) = try world.build(scene)
         let clock = ContinuousClock()
         var times: [Double] = []

@@ -116,6 +116,12 @@ extension World {
         }
     }
 
+    /// The index of a joint a change names; throws for a stale id.
+    @inline(__always) func validJoint(_ id: JointID, _ what: String) throws -> Int {
+        guard isValid(id) else { throw DynamicsError("\(what): \(id) is stale or was never created") }
+        return Int(id.index)
+    }
+
     @inline(__always) func checkedJoint(_ id: JointID) -> Int {
         precondition(isValid(id), "\(id) is stale or was never created")
         return Int(id.index)
@@ -124,7 +130,7 @@ extension World {
     /// Moves the world anchor of a joint to the world (or a snap target); wakes the body: this is how a drag is made.
     public func setWorldAnchor(_ id: JointID, _ point: Vec2) throws {
         try requireFinite(point, "\(id) anchor")
-        let j = checkedJoint(id)
+        let j = try validJoint(id, "setWorldAnchor")
         guard joints[j].bodyB < 0 else { throw DynamicsError("\(id) is attached to a body, not to a world point") }
         if joints[j].localB == point { return }
         if joints[j].anchorShift == .zero { movedAnchors.append(Int32(j)) }
@@ -143,7 +149,7 @@ extension World {
             if !(v.isFinite && v >= 0) { throw DynamicsError("\(id) \(name) must be finite and not negative, got \(v)") }
         }
         if !(maxLength >= minLength) { throw DynamicsError("\(id) max length must be at least its min length") }
-        let j = checkedJoint(id)
+        let j = try validJoint(id, "setJointParameters")
         var jr = joints[j]
         if jr.length == length && jr.minLength == minLength && jr.maxLength == maxLength && jr.hertz == hertz
             && jr.dampingRatio == dampingRatio && jr.maxFrictionTorque == maxFrictionTorque { return }

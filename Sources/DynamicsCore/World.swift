@@ -91,14 +91,26 @@ struct SleepingIsland {
 ///
 /// Not thread-safe: use one world from one thread at a time. Separate worlds are independent.
 public final class World {
-    /// The engine parameters. Settings that break a rule of `WorldSettings.validate()` stop the program with
-    /// that rule's message (check them with `validate()` first to report the error instead).
-    public var settings: WorldSettings {
+    /// The engine parameters; change them with `setSettings(_:)`, which refuses settings that break a rule of
+    /// `WorldSettings.validate()`.
+    public private(set) var settings: WorldSettings {
         didSet {
-            settings.requireValid()
             pairCacheVersion &+= 1
             if settings.gridCellSize != oldValue.gridCellSize { cellSize = 0 }
         }
+    }
+
+    /// Replaces the engine parameters. Throws a `DynamicsError` naming the first rule broken (the settings are then
+    /// unchanged).
+    ///
+    /// ```swift
+    /// var settings = world.settings
+    /// settings.contactHertz = 60
+    /// try world.setSettings(settings)
+    /// ```
+    public func setSettings(_ newValue: WorldSettings) throws {
+        try newValue.validate()
+        settings = newValue
     }
 
     @usableFromInline let bodies = BodyStore()
@@ -299,8 +311,15 @@ public final class World {
     /// Number of steps taken.
     @exclusivity(unchecked) public internal(set) var stepCount = 0
 
-    public init(settings: WorldSettings = WorldSettings()) {
-        settings.requireValid()
+    /// A world with the default settings.
+    public init() {
+        self.settings = WorldSettings()
+    }
+
+    /// A world with `settings`; throws a `DynamicsError` naming the first rule they break.
+    public convenience init(settings: WorldSettings) throws {
+        try settings.validate()
+        self.init()
         self.settings = settings
     }
 
@@ -564,8 +583,16 @@ public final class World {
         deadShapeCount = 0
     }
 
+    /// The index of a body a query names. Queries take valid ids (`isValid(_:)` tells): a stale id stops the program
+    /// with this message, as reading freed memory would be worse.
     @inline(__always) func checkedIndex(_ id: BodyID, _ what: String = "body") -> Int {
         precondition(bodies.isValid(id), "\(id) is stale or was never created (\(what))")
+        return Int(id.index)
+    }
+
+    /// The index of a body a change names; throws for a stale id.
+    @inline(__always) func validIndex(_ id: BodyID, _ what: String) throws -> Int {
+        guard bodies.isValid(id) else { throw DynamicsError("\(what): \(id) is stale or was never created") }
         return Int(id.index)
     }
 
@@ -639,7 +666,7 @@ public final class World {
     /// Moves the body origin to `origin` with rotation `angle`; wakes it.
     public func setTransform(_ id: BodyID, origin: Vec2, angle: Float) throws {
         try requireFinite(origin, "\(id) position"); try requireFinite(angle, "\(id) angle")
-        let i = checkedIndex(id)
+        let i = try validIndex(id, "setTransform")
         wakeBody(i)
         let s = Int(bodies.slot[i])
         let q = Rot(angle: angle)
@@ -652,7 +679,7 @@ public final class World {
 
     public func setVelocity(_ id: BodyID, _ v: Vec2) throws {
         try requireFinite(v, "\(id) velocity")
-        let i = checkedIndex(id)
+        let i = try validIndex(id, "setVelocity")
         guard bodies.type(i) == .dynamic else { return }
         wakeBody(i)
         bodies.velocity[Int(bodies.slot[i])] = v
@@ -660,7 +687,7 @@ public final class World {
 
     public func setAngularVelocity(_ id: BodyID, _ w: Float) throws {
         try requireFinite(w, "\(id) angular velocity")
-        let i = checkedIndex(id)
+        let i = try validIndex(id, "setAngularVelocity")
         guard bodies.type(i) == .dynamic, bodies.allowsRotation(i) else { return }
         wakeBody(i)
         bodies.angularVelocity[Int(bodies.slot[i])] = w
@@ -669,7 +696,7 @@ public final class World {
     /// Applies an impulse (mass·points/s) at a body-local offset from the body origin; wakes the body.
     public func applyImpulse(_ id: BodyID, _ impulse: Vec2, atLocalOffset offset: Vec2 = .zero) throws {
         try requireFinite(impulse, "\(id) impulse"); try requireFinite(offset, "\(id) impulse offset")
-        let i = checkedIndex(id)
+        let i = try validIndex(id, "applyImpulse")
         guard bodies.type(i) == .dynamic else { return }
         wakeBody(i)
         let s = Int(bodies.slot[i])
@@ -681,7 +708,7 @@ public final class World {
     /// Sets the constant acceleration (points/s²) applied every step; wakes the body when it changes.
     public func setGravity(_ id: BodyID, _ g: Vec2) throws {
         try requireFinite(g, "\(id) gravity")
-        let i = checkedIndex(id)
+        let i = try validIndex(id, "setGravity")
         if bodies.gravity[Int(bodies.slot[i])] == g { return }
         wakeBody(i)
         bodies.gravity[Int(bodies.slot[i])] = g
@@ -693,7 +720,7 @@ public final class World {
     /// o_k (from the center of mass), torqueA = Σ cross(o_k, F_k) and torqueB = Σ dot(o_k, F_k).
     public func setConstantForce(_ id: BodyID, force: Vec2, torqueA: Float, torqueB: Float) throws {
         try requireFinite(force, "\(id) force"); try requireFinite(torqueA, "\(id) torque"); try requireFinite(torqueB, "\(id) torque")
-        let i = checkedIndex(id)
+        let i = try validIndex(id, "setConstantForce")
         let s = Int(bodies.slot[i])
         if bodies.force[s] == force && bodies.torqueA[s] == torqueA && bodies.torqueB[s] == torqueB { return }
         wakeBody(i)
@@ -800,7 +827,7 @@ public final class World {
 
     /// Replaces the body's shapes (and so its mass); keeps the origin where it is.
     public func setShapes(_ id: BodyID, _ defs: [ShapeDefinition]) throws {
-        let i = checkedIndex(id)
+        let i = try validIndex(id, "setShapes")
         if defs.isEmpty { throw DynamicsError("\(id): a body needs at least one shape") }
         if defs.count > 0xFFFF { throw DynamicsError("\(id): a body may have at most 65535 shapes, got \(defs.count)") }
         for (k, shape) in defs.enumerated() {
@@ -820,8 +847,8 @@ public final class World {
     }
 
     /// Sets whether the body may rotate; wakes it.
-    public func setAllowsRotation(_ id: BodyID, _ allows: Bool) {
-        let i = checkedIndex(id)
+    public func setAllowsRotation(_ id: BodyID, _ allows: Bool) throws {
+        let i = try validIndex(id, "setAllowsRotation")
         if bodies.allowsRotation(i) == allows { return }
         wakeBody(i)
         bodies.setAllowsRotation(i, allows)
@@ -833,7 +860,7 @@ public final class World {
     /// Changes the mass of a dynamic body, keeping its shapes (inertia scales with it).
     public func setMass(_ id: BodyID, _ mass: Float) throws {
         if !(mass.isFinite && mass > 0) { throw DynamicsError("\(id) mass must be positive and finite, got \(mass)") }
-        let i = checkedIndex(id)
+        let i = try validIndex(id, "setMass")
         let old = bodies.mass[i]
         if old == mass { return }
         wakeBody(i)
@@ -843,8 +870,8 @@ public final class World {
     }
 
     /// Makes the body static (anchored: fixed in place, still collides) or dynamic again.
-    public func setType(_ id: BodyID, _ type: BodyType) {
-        let i = checkedIndex(id)
+    public func setType(_ id: BodyID, _ type: BodyType) throws {
+        let i = try validIndex(id, "setType")
         if bodies.type(i) == type { return }
         wakeBody(i)
         bodySetVersion += 1
@@ -873,7 +900,7 @@ public final class World {
         if cls < 0 || Int(cls) >= classCount {
             throw DynamicsError("collision class \(cls) is not in the collision matrix (0..<\(classCount))")
         }
-        let i = checkedIndex(id)
+        let i = try validIndex(id, "setCollisionClass")
         if bodies.collisionClass[i] == UInt16(cls) { return }
         wakeBody(i)
         if bodies.type(i) == .static { wakeIslandsTouching(body: Int32(i)) }
@@ -882,7 +909,7 @@ public final class World {
     }
 
     /// Wakes the body's island (and the body) if it sleeps.
-    public func wake(_ id: BodyID) { wakeBody(checkedIndex(id)) }
+    public func wake(_ id: BodyID) throws { wakeBody(try validIndex(id, "wake")) }
 
     /// Wakes every sleeping island.
     public func wakeAll() {

@@ -20,7 +20,7 @@ public final class AttachmentBehavior: DynamicBehavior {
     /// The anchor point (points). For an anchor attachment, moving it drags the item.
     public var anchorPoint: CGPoint {
         didSet {
-            if !require(anchorPoint.isFinite, "\(describe(self)): anchorPoint must be finite, got \(anchorPoint)") { anchorPoint = oldValue; return }
+            if !require(anchorPoint.isSupportedCoordinate, "\(describe(self)): anchorPoint must be \(Rule.coordinate), got \(anchorPoint)") { anchorPoint = oldValue; return }
             invalidate()
         }
     }
@@ -30,7 +30,7 @@ public final class AttachmentBehavior: DynamicBehavior {
     /// it, and the item must then hang at the finger, not at the distance to the first anchor. Once set, it stays.
     public var length: CGFloat {
         didSet {
-            if !require(length.isFinite && length >= 0, "\(describe(self)): length must be finite and not negative, got \(length)") { length = oldValue; return }
+            if !require(length.isFinite && length >= 0 && length <= 2 * SupportedRange.coordinate, "\(describe(self)): length must be finite, not negative and at most 2,000,000 points, got \(length)") { length = oldValue; return }
             if !measuringLength { lengthIsSet = true }
             invalidate()
         }
@@ -41,21 +41,21 @@ public final class AttachmentBehavior: DynamicBehavior {
     /// Spring frequency in Hz; 0 makes the attachment rigid.
     public var frequency: CGFloat = 0 {
         didSet {
-            if !require(frequency.isFinite && frequency >= 0, "\(describe(self)): frequency must be finite and not negative, got \(frequency)") { frequency = oldValue; return }
+            if !require(frequency.isFinite && frequency >= 0 && frequency <= SupportedRange.magnitude, "\(describe(self)): frequency must be \(Rule.nonNegativeMagnitude), got \(frequency)") { frequency = oldValue; return }
             invalidate()
         }
     }
     /// Damping ratio of the spring (0 = none, 1 = critical).
     public var damping: CGFloat = 0 {
         didSet {
-            if !require(damping.isFinite && damping >= 0, "\(describe(self)): damping must be finite and not negative, got \(damping)") { damping = oldValue; return }
+            if !require(damping.isFinite && damping >= 0 && damping <= SupportedRange.magnitude, "\(describe(self)): damping must be \(Rule.nonNegativeMagnitude), got \(damping)") { damping = oldValue; return }
             invalidate()
         }
     }
     /// Torque resisting rotation of a pin attachment, UIKit newton·points.
     public var frictionTorque: CGFloat = 0 {
         didSet {
-            if !require(frictionTorque.isFinite && frictionTorque >= 0, "\(describe(self)): frictionTorque must be finite and not negative, got \(frictionTorque)") { frictionTorque = oldValue; return }
+            if !require(frictionTorque.isFinite && frictionTorque >= 0 && frictionTorque <= SupportedRange.magnitude, "\(describe(self)): frictionTorque must be \(Rule.nonNegativeMagnitude), got \(frictionTorque)") { frictionTorque = oldValue; return }
             invalidate()
         }
     }
@@ -80,8 +80,9 @@ public final class AttachmentBehavior: DynamicBehavior {
         self.attachedBehaviorType = type
         self.length = Self.distance(items: items, offsetA: offsetA, offsetB: offsetB, anchor: anchor)
         super.init()
-        _ = require(offsetA.isFinite && offsetB.isFinite && anchor.isFinite, "\(describe(self)): offsets and anchor must be finite")
-        _ = require(axis.isFinite && axis.length > 0, "\(describe(self)): the axis of translation must be finite and non-zero, got \(axis)")
+        _ = require(offsetA.isWithin(SupportedRange.size.upperBound) && offsetB.isWithin(SupportedRange.size.upperBound) && anchor.isSupportedCoordinate,
+                    "\(describe(self)): offsets must be finite and within ±100,000 points, and the anchor \(Rule.coordinate)")
+        _ = require(axis.isWithin(SupportedRange.magnitude) && axis.length > 0, "\(describe(self)): the axis of translation must be non-zero, \(Rule.magnitude), got \(axis)")
     }
 
     /// The distance between the attachment points now: offsets turned with each item.

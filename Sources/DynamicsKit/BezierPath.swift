@@ -66,6 +66,19 @@ public final class BezierPath: CustomStringConvertible {
     public var description: String { "BezierPath(\(elements.count) elements)" }
 
     /// Every coordinate is finite.
+    /// Every point within ±`SupportedRange.coordinate` points.
+    var isSupported: Bool {
+        for e in elements {
+            switch e {
+            case let .move(p), let .line(p): if !p.isSupportedCoordinate { return false }
+            case let .quadCurve(p, c): if !(p.isSupportedCoordinate && c.isSupportedCoordinate) { return false }
+            case let .curve(p, c1, c2): if !(p.isSupportedCoordinate && c1.isSupportedCoordinate && c2.isSupportedCoordinate) { return false }
+            case .close: break
+            }
+        }
+        return true
+    }
+
     var isFinite: Bool {
         for e in elements {
             switch e {
@@ -87,7 +100,9 @@ public final class BezierPath: CustomStringConvertible {
         func segments(_ chord: CGFloat, _ hull: CGFloat) -> Int {
             // Deviation of a curve from its chord is bounded by its control hull; segments grow with √(deviation).
             let dev = max(hull - chord, 0)
-            return max(2, min(32, Int((dev / max(tolerance, 1e-3)).squareRoot().rounded(.up)) + 1))
+            let count = (dev / max(tolerance, 1e-3)).squareRoot().rounded(.up)
+            // (A deviation too large for an Int, or not finite, takes the most segments.)
+            return count.isFinite && count < 31 ? max(2, Int(count) + 1) : 32
         }
         func dist(_ a: CGPoint, _ b: CGPoint) -> CGFloat { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
         for e in elements {

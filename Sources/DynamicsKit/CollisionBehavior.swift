@@ -109,8 +109,9 @@ public final class CollisionBehavior: ItemBehavior {
     public override init(items: [DynamicItem] = []) { super.init(items: items) }
 
     public func setTranslatesReferenceBoundsIntoBoundary(with insets: UIEdgeInsets) {
-        guard require(insets.top.isFinite && insets.left.isFinite && insets.bottom.isFinite && insets.right.isFinite,
-                      "\(describe(self)): insets must be finite, got \(insets)") else { return }
+        guard require(insets.top.isWithin(SupportedRange.coordinate) && insets.left.isWithin(SupportedRange.coordinate)
+                        && insets.bottom.isWithin(SupportedRange.coordinate) && insets.right.isWithin(SupportedRange.coordinate),
+                      "\(describe(self)): insets must be \(Rule.coordinate), got \(insets)") else { return }
         referenceBoundsInsets = insets
         translatesReferenceBoundsIntoBoundary = true
         boundariesChanged()
@@ -140,7 +141,7 @@ public final class CollisionBehavior: ItemBehavior {
 
     func addBoundary(_ identifier: BoundaryIdentifier, for path: BezierPath) {
         let name = identifier.hashable
-        guard require(path.isFinite, "\(describe(self)): boundary '\(name)' has a non-finite point"),
+        guard require(path.isSupported, "\(describe(self)): boundary '\(name)' has a point that is not \(Rule.coordinate)"),
               require(!path.polylines().isEmpty, "\(describe(self)): boundary '\(name)' has no line to collide with")
         else { return }
         let copy = BezierPath()
@@ -159,7 +160,7 @@ public final class CollisionBehavior: ItemBehavior {
 
     func addBoundary(_ identifier: BoundaryIdentifier, from p1: CGPoint, to p2: CGPoint) {
         let name = identifier.hashable
-        guard require(p1.isFinite && p2.isFinite, "\(describe(self)): boundary '\(name)' endpoints must be finite"),
+        guard require(p1.isSupportedCoordinate && p2.isSupportedCoordinate, "\(describe(self)): boundary '\(name)' endpoints must be \(Rule.coordinate)"),
               require(p1 != p2, "\(describe(self)): boundary '\(name)' has zero length") else { return }
         let path = BezierPath()
         path.move(to: p1)

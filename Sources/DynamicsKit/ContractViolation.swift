@@ -5,9 +5,12 @@
 /// the item or behavior and the rule. The offending call changes nothing. Tests (and hosts that would rather log
 /// than stop) can install a `handler`; when it returns, the call returns without effect.
 public enum ContractViolation {
-    /// Called with the message of each violation. The default stops the program with that message.
+    /// Called with the message of each violation. The default writes the message to standard error and stops the
+    /// program, in every build configuration (an optimized build drops the text of a failed precondition, so the
+    /// message is written first).
     nonisolated(unsafe) public static var handler: (String) -> Void = { message in
-        preconditionFailure("DynamicsKit: \(message)")
+        FileHandle.standardError.write(Data("DynamicsKit: contract violation: \(message)\n".utf8))
+        fatalError("DynamicsKit: \(message)")
     }
 
     /// Reports a violation.

@@ -157,13 +157,13 @@ extension DynamicAnimator {
             let p = props[id] ?? ResolvedProperties()
             // The world ignores a value equal to the one it holds, so sending every value wakes nothing.
             do {
-                world.setType(r.body, p.anchored ? .static : .dynamic)
+                try world.setType(r.body, p.anchored ? .static : .dynamic)
                 if Float(p.density) != r.density {
                     let (shapes, _) = try makeShapes(for: item, density: p.density)
                     try world.setShapes(r.body, shapes)
                     records[tag]!.density = Float(p.density)
                 }
-                world.setAllowsRotation(r.body, p.allowsRotation)
+                try world.setAllowsRotation(r.body, p.allowsRotation)
                 try world.setMaterial(r.body, restitution: Float(p.elasticity), friction: Float(p.friction),
                                       linearDamping: Float(p.resistance), angularDamping: Float(p.angularResistance),
                                       charge: Float(p.charge))

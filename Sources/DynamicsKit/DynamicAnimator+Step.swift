@@ -61,7 +61,10 @@ extension DynamicAnimator {
     /// Advances by `time` seconds of wall-clock time scaled by `speed`, in as many fixed steps as fit; the
     /// remainder carries over to the next call. Stops early if the animator pauses.
     public func advance(by time: TimeInterval) {
-        guard require(time.isFinite && time >= 0, "DynamicAnimator: advance(by:) needs a finite, non-negative time, got \(time)") else { return }
+        guard require(time.isFinite && time >= 0, "DynamicAnimator: advance(by:) needs a finite, non-negative time, got \(time)"),
+              require((remainder + time * speed) / timeStep <= Double(SupportedRange.stepsPerCall),
+                      "DynamicAnimator: advance(by: \(time)) asks for more than 1,000,000 steps of \(timeStep) s at speed \(speed); advance in smaller parts")
+        else { return }
         guard isRunning else { remainder = 0; return }
         remainder += time * speed
         while remainder >= timeStep {
@@ -73,7 +76,10 @@ extension DynamicAnimator {
     /// Steps until the animator pauses or `timeout` simulated seconds have passed. Returns true when it paused.
     @discardableResult
     public func runUntilPaused(timeout: TimeInterval) -> Bool {
-        guard require(timeout.isFinite && timeout >= 0, "DynamicAnimator: timeout must be finite and not negative, got \(timeout)") else { return !isRunning }
+        guard require(timeout.isFinite && timeout >= 0, "DynamicAnimator: timeout must be finite and not negative, got \(timeout)"),
+              require(timeout / timeStep <= Double(SupportedRange.stepsPerCall),
+                      "DynamicAnimator: runUntilPaused(timeout: \(timeout)) asks for more than 1,000,000 steps of \(timeStep) s; run it in parts")
+        else { return !isRunning }
         var t: TimeInterval = 0
         while isRunning && t < timeout {
             if !step() { break }

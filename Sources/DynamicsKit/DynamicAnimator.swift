@@ -91,15 +91,15 @@ open class DynamicAnimator {
     public internal(set) var elapsedTime: TimeInterval = 0
     /// The fixed step, seconds (default 1/60).
     public var timeStep: TimeInterval = 1.0 / 60 {
-        didSet { if !require(timeStep.isFinite && timeStep > 0, "DynamicAnimator: timeStep must be positive and finite, got \(timeStep)") { timeStep = oldValue } }
+        didSet { if !require(SupportedRange.timeStep.contains(timeStep), "DynamicAnimator: timeStep must be between 0.00001 and 1 second, got \(timeStep)") { timeStep = oldValue } }
     }
     /// Substeps per step (default 4).
     public var substepCount = 4 {
-        didSet { if !require(substepCount >= 1, "DynamicAnimator: substepCount must be at least 1, got \(substepCount)") { substepCount = oldValue } }
+        didSet { if !require(SupportedRange.substeps.contains(substepCount), "DynamicAnimator: substepCount must be between 1 and 64, got \(substepCount)") { substepCount = oldValue } }
     }
     /// Simulated seconds per second of `advance(by:)` (1 = real time).
     public var speed: Double = 1 {
-        didSet { if !require(speed.isFinite && speed >= 0, "DynamicAnimator: speed must be finite and not negative, got \(speed)") { speed = oldValue } }
+        didSet { if !require(speed.isFinite && speed >= 0 && speed <= 1_000_000, "DynamicAnimator: speed must be \(Rule.nonNegativeMagnitude), got \(speed)") { speed = oldValue } }
     }
     /// Timings of the last step.
     public internal(set) var lastStepTimings = AnimatorTimings()
@@ -151,9 +151,10 @@ open class DynamicAnimator {
     public init(referenceBounds: CGRect) {
         mode = .referenceBounds
         self.referenceBounds = referenceBounds
-        _ = require(referenceBounds.origin.x.isFinite && referenceBounds.origin.y.isFinite && referenceBounds.width.isFinite
-                    && referenceBounds.height.isFinite && referenceBounds.width >= 0 && referenceBounds.height >= 0,
-                    "DynamicAnimator: reference bounds must be finite and not negative, got \(referenceBounds)")
+        _ = require(referenceBounds.origin.isSupportedCoordinate && referenceBounds.width.isWithin(2 * SupportedRange.coordinate)
+                    && referenceBounds.height.isWithin(2 * SupportedRange.coordinate) && referenceBounds.width >= 0 && referenceBounds.height >= 0
+                    && CGPoint(x: referenceBounds.maxX, y: referenceBounds.maxY).isSupportedCoordinate,
+                    "DynamicAnimator: reference bounds must be \(Rule.coordinate) with a size not negative, got \(referenceBounds)")
     }
 
     /// An animator whose reference bounds are `referenceView`'s bounds, as UIKit's `init(referenceView:)`: the
@@ -311,9 +312,9 @@ open class DynamicAnimator {
             return true
         }
         let c = item.center, s = item.bounds.size, t = item.transform
-        guard require(c.isFinite, "\(describe(item)) in \(describe(behavior)): center must be finite, got \(c)"),
-              require(s.width.isFinite && s.height.isFinite && s.width > 0 && s.height > 0,
-                      "\(describe(item)) in \(describe(behavior)): bounds must have non-zero, finite width and height, got \(s.width)x\(s.height)"),
+        guard require(c.isSupportedCoordinate, "\(describe(item)) in \(describe(behavior)): center must be \(Rule.coordinate), got \(c)"),
+              require(SupportedRange.size.contains(s.width) && SupportedRange.size.contains(s.height),
+                      "\(describe(item)) in \(describe(behavior)): bounds width and height must be \(Rule.size), got \(s.width)x\(s.height)"),
               require(t.a.isFinite && t.b.isFinite && (t.a != 0 || t.b != 0), "\(describe(item)) in \(describe(behavior)): transform must be finite with a rotation")
         else { return false }
         if item.collisionBoundsType == .path {
@@ -341,6 +342,8 @@ open class DynamicAnimator {
 
     /// Items whose (unrotated) frame intersects `rect`.
     public func items(in rect: CGRect) -> [DynamicItem] {
+        guard require(rect.origin.x.isFinite && rect.origin.y.isFinite && rect.width.isFinite && rect.height.isFinite,
+                      "DynamicAnimator: items(in:) needs a finite rectangle, got \(rect)") else { return [] }
         compileIfNeeded()
         var out: [DynamicItem] = []
         for (tag, r) in records.enumerated() {
@@ -394,9 +397,9 @@ open class DynamicAnimator {
 
     func validateItemState(_ item: DynamicItem) -> Bool {
         let c = item.center, s = item.bounds.size
-        return require(c.isFinite, "\(describe(item)): center must be finite, got \(c)")
-            && require(s.width.isFinite && s.height.isFinite && s.width > 0 && s.height > 0,
-                       "\(describe(item)): bounds must have non-zero, finite width and height, got \(s.width)x\(s.height)")
+        return require(c.isSupportedCoordinate, "\(describe(item)): center must be \(Rule.coordinate), got \(c)")
+            && require(SupportedRange.size.contains(s.width) && SupportedRange.size.contains(s.height),
+                       "\(describe(item)): bounds width and height must be \(Rule.size), got \(s.width)x\(s.height)")
     }
 
     /// Current velocity of an item in this animator.

@@ -156,3 +156,8 @@ open class ItemBehavior: DynamicBehavior {
 func requireFinite(_ v: CGFloat, _ what: String, _ owner: AnyObject) -> Bool {
     require(v.isFinite, "\(describe(owner)): \(what) must be finite, got \(v)")
 }
+
+/// Checks that a value is finite and within ±`limit`; reports a violation naming `what` and `owner` otherwise.
+func requireWithin(_ v: CGFloat, _ limit: CGFloat, _ what: String, _ owner: AnyObject) -> Bool {
+    require(v.isWithin(limit), "\(describe(owner)): \(what) must be finite and within ±\(Int(limit).formatted()), got \(v)")
+}

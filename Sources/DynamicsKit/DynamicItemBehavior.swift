@@ -15,7 +15,7 @@ public final class DynamicItemBehavior: ItemBehavior {
     /// Mass = density × width × height / 10 000. Must be positive.
     public var density: CGFloat = 1 {
         didSet {
-            if !require(density.isFinite && density > 0, "\(describe(self)): density must be positive and finite, got \(density)") { density = oldValue; return }
+            if !require(density.isFinite && density > 0 && density <= SupportedRange.magnitude, "\(describe(self)): density must be positive, finite and at most 1,000,000, got \(density)") { density = oldValue; return }
             setProperties.insert(.density); invalidate()
         }
     }
@@ -30,8 +30,8 @@ public final class DynamicItemBehavior: ItemBehavior {
     public var isAnchored = false { didSet { setProperties.insert(.anchored); invalidate() } }
 
     private func propertySet(_ p: Property, _ value: CGFloat, _ old: CGFloat, _ keyPath: ReferenceWritableKeyPath<DynamicItemBehavior, CGFloat>, nonNegative: Bool) {
-        let ok = value.isFinite && (!nonNegative || value >= 0)
-        if !require(ok, "\(describe(self)): \(p) must be finite\(nonNegative ? " and not negative" : ""), got \(value)") {
+        let ok = value.isWithin(SupportedRange.magnitude) && (!nonNegative || value >= 0)
+        if !require(ok, "\(describe(self)): \(p) must be \(nonNegative ? Rule.nonNegativeMagnitude : Rule.magnitude), got \(value)") {
             self[keyPath: keyPath] = old
             return
         }
@@ -43,7 +43,7 @@ public final class DynamicItemBehavior: ItemBehavior {
 
     /// Adds a velocity (points/s) to the item's current velocity.
     public func addLinearVelocity(_ velocity: CGPoint, for item: DynamicItem) {
-        guard require(velocity.isFinite, "\(describe(self)): velocity for \(describe(item)) must be finite, got \(velocity)"),
+        guard require(velocity.isWithin(SupportedRange.speed), "\(describe(self)): velocity for \(describe(item)) must be \(Rule.speed), got \(velocity)"),
               require(holds(item), "\(describe(self)) does not hold \(describe(item)); add it before changing its velocity") else { return }
         if let animator = dynamicAnimator { animator.addVelocity(linear: velocity.vec, angular: 0, to: item) }
         else { pending.append((ObjectIdentifier(item), velocity.vec, 0)) }
@@ -57,7 +57,7 @@ public final class DynamicItemBehavior: ItemBehavior {
 
     /// Adds an angular velocity (radians/s, positive clockwise on screen).
     public func addAngularVelocity(_ velocity: CGFloat, for item: DynamicItem) {
-        guard require(velocity.isFinite, "\(describe(self)): angular velocity for \(describe(item)) must be finite, got \(velocity)"),
+        guard require(velocity.isWithin(SupportedRange.speed), "\(describe(self)): angular velocity for \(describe(item)) must be \(Rule.angularSpeed), got \(velocity)"),
               require(holds(item), "\(describe(self)) does not hold \(describe(item)); add it before changing its velocity") else { return }
         if let animator = dynamicAnimator { animator.addVelocity(linear: .zero, angular: Float(velocity), to: item) }
         else { pending.append((ObjectIdentifier(item), .zero, Float(velocity))) }

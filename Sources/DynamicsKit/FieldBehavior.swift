@@ -18,26 +18,26 @@ public final class FieldBehavior: ItemBehavior {
 
     /// The field's origin, points.
     public var position: CGPoint = .zero {
-        didSet { if !require(position.isFinite, "\(describe(self)): position must be finite, got \(position)") { position = oldValue; return }; changed() }
+        didSet { if !require(position.isSupportedCoordinate, "\(describe(self)): position must be \(Rule.coordinate), got \(position)") { position = oldValue; return }; changed() }
     }
     /// Where the field acts, relative to `position`. Default `.infinite`.
     public var region: Region = .infinite { didSet { changed() } }
     /// Scales the force (default 1). Negative strength reverses it.
     public var strength: CGFloat = 1 {
-        didSet { if !require(strength.isFinite, "\(describe(self)): strength must be finite, got \(strength)") { strength = oldValue; return }; changed() }
+        didSet { if !require(strength.isWithin(SupportedRange.magnitude), "\(describe(self)): strength must be \(Rule.magnitude), got \(strength)") { strength = oldValue; return }; changed() }
     }
     /// Distance exponent: the force is multiplied by r^(−falloff) (r in metres). Defaults per kind: radial gravity
     /// 2, spring −1, electric and magnetic 1, others 0.
     public var falloff: CGFloat {
-        didSet { if !require(falloff.isFinite, "\(describe(self)): falloff must be finite, got \(falloff)") { falloff = oldValue; return }; changed() }
+        didSet { if !require(falloff.isWithin(SupportedRange.falloff), "\(describe(self)): falloff must be finite and within ±4, got \(falloff)") { falloff = oldValue; return }; changed() }
     }
     /// Distances below this (points) count as this, so forces stay finite near `position`. Default 0.001.
     public var minimumRadius: CGFloat = 0.001 {
-        didSet { if !require(minimumRadius.isFinite && minimumRadius >= 0, "\(describe(self)): minimumRadius must be finite and not negative, got \(minimumRadius)") { minimumRadius = oldValue; return }; changed() }
+        didSet { if !require(minimumRadius.isFinite && minimumRadius >= 0 && minimumRadius <= SupportedRange.coordinate, "\(describe(self)): minimumRadius must be finite, not negative and at most 1,000,000 points, got \(minimumRadius)") { minimumRadius = oldValue; return }; changed() }
     }
     /// The direction (and size) of linear gravity and velocity fields.
     public var direction: CGVector = .zero {
-        didSet { if !require(direction.isFinite, "\(describe(self)): direction must be finite, got \(direction)") { direction = oldValue; return }; changed() }
+        didSet { if !require(direction.isWithin(SupportedRange.magnitude), "\(describe(self)): direction must be \(Rule.magnitude), got \(direction)") { direction = oldValue; return }; changed() }
     }
     /// Noise and turbulence: 0 rough … 1 smooth.
     public var smoothness: CGFloat = 0 {
@@ -45,7 +45,7 @@ public final class FieldBehavior: ItemBehavior {
     }
     /// Noise and turbulence: how fast the pattern changes; 0 freezes it.
     public var animationSpeed: CGFloat = 0 {
-        didSet { if !require(animationSpeed.isFinite && animationSpeed >= 0, "\(describe(self)): animationSpeed must be finite and not negative, got \(animationSpeed)") { animationSpeed = oldValue; return }; changed() }
+        didSet { if !require(animationSpeed.isFinite && animationSpeed >= 0 && animationSpeed <= SupportedRange.magnitude, "\(describe(self)): animationSpeed must be \(Rule.nonNegativeMagnitude), got \(animationSpeed)") { animationSpeed = oldValue; return }; changed() }
     }
 
     var version = 0

@@ -5,7 +5,7 @@ public final class GravityBehavior: ItemBehavior {
     /// Setting it sets `angle` (unless the vector is zero) and `magnitude`.
     public var gravityDirection = CGVector(dx: 0, dy: 1) {
         didSet {
-            if !require(gravityDirection.isFinite, "\(describe(self)): gravityDirection must be finite, got \(gravityDirection)") {
+            if !require(gravityDirection.isWithin(SupportedRange.magnitude), "\(describe(self)): gravityDirection must be \(Rule.magnitude), got \(gravityDirection)") {
                 gravityDirection = oldValue; return
             }
             if gravityDirection != .zero { storedAngle = gravityDirection.angle }
@@ -28,7 +28,7 @@ public final class GravityBehavior: ItemBehavior {
     public var magnitude: CGFloat {
         get { gravityDirection.length }
         set {
-            guard requireFinite(newValue, "magnitude", self) else { return }
+            guard requireWithin(newValue, SupportedRange.magnitude, "magnitude", self) else { return }
             let length = gravityDirection.length
             // Scaling the vector keeps an exact direction exact ((0, 1) stays on the axis).
             if length > 0 { gravityDirection = CGVector(dx: gravityDirection.dx / length * newValue, dy: gravityDirection.dy / length * newValue) }
@@ -37,7 +37,7 @@ public final class GravityBehavior: ItemBehavior {
     }
 
     public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
-        guard requireFinite(angle, "angle", self), requireFinite(magnitude, "magnitude", self) else { return }
+        guard requireFinite(angle, "angle", self), requireWithin(magnitude, SupportedRange.magnitude, "magnitude", self) else { return }
         gravityDirection = CGVector(angle: angle, magnitude: magnitude)
         storedAngle = angle
     }
@@ -59,7 +59,7 @@ public final class PushBehavior: ItemBehavior {
     /// both (the angle only when the vector is not zero).
     public var pushDirection = CGVector.zero {
         didSet {
-            if !require(pushDirection.isFinite, "\(describe(self)): pushDirection must be finite, got \(pushDirection)") {
+            if !require(pushDirection.isWithin(SupportedRange.magnitude), "\(describe(self)): pushDirection must be \(Rule.magnitude), got \(pushDirection)") {
                 pushDirection = oldValue; return
             }
             if pushDirection != .zero { storedAngle = pushDirection.angle }
@@ -85,7 +85,7 @@ public final class PushBehavior: ItemBehavior {
     public var magnitude: CGFloat {
         get { pushDirection.length }
         set {
-            guard requireFinite(newValue, "magnitude", self) else { return }
+            guard requireWithin(newValue, SupportedRange.magnitude, "magnitude", self) else { return }
             let length = pushDirection.length
             if length > 0 { pushDirection = CGVector(dx: pushDirection.dx / length * newValue, dy: pushDirection.dy / length * newValue) }
             else { setAngle(storedAngle, magnitude: newValue) }
@@ -93,7 +93,7 @@ public final class PushBehavior: ItemBehavior {
     }
 
     public func setAngle(_ angle: CGFloat, magnitude: CGFloat) {
-        guard requireFinite(angle, "angle", self), requireFinite(magnitude, "magnitude", self) else { return }
+        guard requireFinite(angle, "angle", self), requireWithin(magnitude, SupportedRange.magnitude, "magnitude", self) else { return }
         pushDirection = CGVector(angle: angle, magnitude: magnitude)
         storedAngle = angle
     }
@@ -103,7 +103,7 @@ public final class PushBehavior: ItemBehavior {
 
     /// Sets where the push acts on `item`; an off-centre push also spins it.
     public func setTargetOffsetFromCenter(_ offset: UIOffset, for item: DynamicItem) {
-        guard require(offset.isFinite, "\(describe(self)): target offset must be finite, got \(offset)") else { return }
+        guard require(offset.isWithin(SupportedRange.size.upperBound), "\(describe(self)): target offset must be finite and within ±100,000 points, got \(offset)") else { return }
         guard require(holds(item), "\(describe(self)) does not hold \(describe(item)); add it before setting its offset") else { return }
         offsets[ObjectIdentifier(item)] = offset
         invalidate()
@@ -121,7 +121,7 @@ public final class SnapBehavior: DynamicBehavior {
     /// The target, points. Setting it re-targets the snap.
     public var snapPoint: CGPoint {
         didSet {
-            if !require(snapPoint.isFinite, "\(describe(self)): snapPoint must be finite, got \(snapPoint)") { snapPoint = oldValue; return }
+            if !require(snapPoint.isSupportedCoordinate, "\(describe(self)): snapPoint must be \(Rule.coordinate), got \(snapPoint)") { snapPoint = oldValue; return }
             invalidate()
         }
     }
@@ -139,7 +139,7 @@ public final class SnapBehavior: DynamicBehavior {
         self.item = item
         self.snapPoint = point
         super.init()
-        _ = require(point.isFinite, "\(describe(self)): snap point must be finite, got \(point)")
+        _ = require(point.isSupportedCoordinate, "\(describe(self)): snap point must be \(Rule.coordinate), got \(point)")
     }
 
     override var memberItems: [DynamicItem] { [item] }

@@ -117,7 +117,7 @@ public final class ProfileScene {
         animator = DynamicAnimator(referenceBounds: CGRect(origin: .zero, size: profile.bounds))
         animator.timeStep = profile.timeStep
         animator.substepCount = profile.substeps
-        animator.world.settings = profile.worldSettings
+        do { try animator.world.setSettings(profile.worldSettings) } catch { ContractViolation.handler("\(profile.file): \(error)") }
         items = profile.items.map {
             HeadlessItem(center: $0.center, size: $0.size, name: $0.name, color: $0.color,
                          collisionBoundsType: $0.ellipse ? .ellipse : .rectangle)
@@ -243,7 +243,7 @@ extension Profile {
 
     public func makeCoreWorld() throws -> (world: World, items: [BodyID], links: [JointID])? {
         guard let scene else { return nil }
-        let world = World(settings: worldSettings)
+        let world = try World(settings: worldSettings)
         let (ids, links) = try world.build(scene)
         return (world, ids, links)
     }

@@ -54,7 +54,15 @@ struct ProfileParser {
 
         let timeStep = try root.optional("timeStep")?.positive() ?? 1.0 / 60
         let substeps = try root.optional("substeps")?.integer(min: 1) ?? 4
-        let contactHertz = try root.optional("contactHertz")?.positive()
+        var contactHertz: Double?
+        if let node = try root.optional("contactHertz") {
+            let hz = try node.positive()
+            var settings = WorldSettings()
+            settings.contactHertz = Float(hz)
+            do { try settings.validate() } catch { throw node.fail("\(error)") }
+            guard hz <= 1_000_000 else { throw node.fail("expected a stiffness of at most 1,000,000 Hz, found \(hz)") }
+            contactHertz = hz
+        }
         let steps = try root.required("steps").integer(min: 1)
         var warmupSteps = 0
         if let w = try root.optional("warmupSteps") {

@@ -92,7 +92,7 @@ final class PropertyTests: XCTestCase {
         func topDrop(hertz: Float) throws -> (dy: Double, dx: Double, awake: Int) {
             var settings = WorldSettings()
             settings.contactHertz = hertz
-            let world = World(settings: settings)
+            let world = try World(settings: settings)
             let scene = BenchmarkScene.pyramid(20)
             let (ids, links) = try world.build(scene)
             for _ in 0..<600 { world.step(dt: 1.0 / 60, substeps: 4) }
@@ -409,8 +409,8 @@ final class PropertyTests: XCTestCase {
                         try w.destroyBody(ids[10])
                         fresh.append(try w.createBody(.box(center: Vec2(100, 100), width: 8, height: 8)))
                     }
-                case 230: both { w, _ in w.setType(ids[12], .static) }
-                case 250: both { w, _ in w.setType(ids[12], .dynamic) }
+                case 230: try both { w, _ in try w.setType(ids[12], .static) }
+                case 250: try both { w, _ in try w.setType(ids[12], .dynamic) }
                 case 270: try both { w, post in try w.setTransform(post, origin: Vec2(260, 380), angle: 0) }
                 case 280: both { w, _ in w.wakeAll() }
                 default: break
@@ -482,7 +482,7 @@ final class PropertyTests: XCTestCase {
         }
         var settings = WorldSettings(); settings.gridCellSize = 10
         let far = Vec2(327_620, -400_000)   // cells 32,762 … 32,774 across, -40,000 down
-        let both = World(settings: settings), near = World(settings: settings), wrap = World(settings: settings)
+        let both = try World(settings: settings), near = try World(settings: settings), wrap = try World(settings: settings)
         for w in [both, near, wrap] { w.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 } }
         let a = try cluster(both, at: .zero, seed: 1), b = try cluster(both, at: far, seed: 2)
         _ = try cluster(near, at: .zero, seed: 1)
@@ -653,9 +653,10 @@ final class IntegrationPathTests: XCTestCase {
     /// `lateTerms` gives body 0 alone damping, a force and a torque after 30 steps (with `plain`, the first of
     /// each in the world: their columns come into being mid-run).
     func swarm(_ path: Path, central: Bool = false, plain: Bool = false, lateTerms: Bool = false) throws -> [Float] {
-        let world = World()
         // Bodies do not sleep here: the joint of the substep-loop world must stay awake.
-        world.settings.sleepingEnabled = false
+        var settings = WorldSettings()
+        settings.sleepingEnabled = false
+        let world = try World(settings: settings)
         let (ids, _) = try world.build(.fieldSwarm(central ? 402 : 400))
         for (k, id) in ids.enumerated() {
             try world.setAngularVelocity(id, Float(k % 5) - 2)
@@ -1134,7 +1135,7 @@ final class WideContactTests: XCTestCase {
     func run(_ scene: BenchmarkScene, wide: Bool, hertz: Float = 30, steps: Int) throws -> (World, SceneStatistics) {
         var settings = WorldSettings()
         settings.contactHertz = hertz
-        let world = World(settings: settings)
+        let world = try World(settings: settings)
         if !wide { world.wideContactMinimum = .max }
         let (items, links) = try world.build(scene)
         for _ in 0..<steps { world.step(dt: 1.0 / 60, substeps: 4) }

@@ -37,7 +37,7 @@ final class StressTests: XCTestCase {
     func test_pyramid100_standsWithStiffContacts() throws {
         var settings = WorldSettings()
         settings.contactHertz = 180
-        let world = World(settings: settings)
+        let world = try World(settings: settings)
         let scene = BenchmarkScene.pyramid(100)
         let (ids, links) = try world.build(scene)
         for _ in 0..<600 { world.step(dt: 1.0 / 60, substeps: 12) }

@@ -1,6 +1,10 @@
-/// The area a field acts in, relative to the field's position (points). Composable to any depth; compiled into a
-/// flat postfix program so the per-item test is a short loop with no recursion and no allocation.
+/// The area a field acts in, relative to the field's position (points). Composable up to `maximumDepth` levels
+/// (it is compiled, compared and released by recursion); compiled into a flat postfix program so the per-item test
+/// is a short loop with no recursion and no allocation.
 public indirect enum FieldRegion: Equatable, Sendable {
+    /// The deepest composition `validate()` accepts.
+    public static let maximumDepth = 1000
+
     /// Everywhere.
     case infinite
     /// Points within `radius` of the center (the boundary is inside).
@@ -18,14 +22,28 @@ public indirect enum FieldRegion: Equatable, Sendable {
     public func contains(_ p: Vec2) -> Bool { RegionProgram(self).contains(p) }
 
     func validate() throws {
+        // The depth first, without recursion, so that a tree too deep to walk recursively is refused, not crashed on.
+        var stack: [(FieldRegion, Int)] = [(self, 1)]
+        while let (r, d) = stack.popLast() {
+            if d > FieldRegion.maximumDepth { throw DynamicsError("region is composed deeper than \(FieldRegion.maximumDepth) levels") }
+            switch r {
+            case .infinite, .circle, .rectangle: break
+            case let .inverse(a): stack.append((a, d + 1))
+            case let .union(a, b), let .intersection(a, b), let .difference(a, b): stack.append((a, d + 1)); stack.append((b, d + 1))
+            }
+        }
+        try validateShapes()
+    }
+
+    private func validateShapes() throws {
         switch self {
         case .infinite: break
         case let .circle(r):
             if !(r.isFinite && r >= 0) { throw DynamicsError("region radius must be finite and not negative, got \(r)") }
         case let .rectangle(w, h):
             if !(w.isFinite && h.isFinite && w >= 0 && h >= 0) { throw DynamicsError("region size must be finite and not negative, got \(w)x\(h)") }
-        case let .inverse(a): try a.validate()
-        case let .union(a, b), let .intersection(a, b), let .difference(a, b): try a.validate(); try b.validate()
+        case let .inverse(a): try a.validateShapes()
+        case let .union(a, b), let .intersection(a, b), let .difference(a, b): try a.validateShapes(); try b.validateShapes()
         }
     }
 }

@@ -32,8 +32,13 @@ enum GradientNoise {
     @inline(__always) static func fade(_ t: Float) -> Float { t * t * t * (t * (t * 6 - 15) + 10) }
 
     @usableFromInline static func value(_ x: Float, _ y: Float, _ z: Float, seed: UInt32) -> Float {
+        // Far from the origin (or late in an animation) a Float has no fraction left: the lattice is wrapped to
+        // ±2²⁴ cells, where the conversion to Int32 is exact, and a coordinate that is not finite gives no noise.
+        guard x.isFinite && y.isFinite && z.isFinite else { return 0 }
+        let wrap: Float = 16_777_216
         let fx = x.rounded(.down), fy = y.rounded(.down), fz = z.rounded(.down)
-        let ix = Int32(fx), iy = Int32(fy), iz = Int32(fz)
+        let ix = Int32(fx.truncatingRemainder(dividingBy: wrap)), iy = Int32(fy.truncatingRemainder(dividingBy: wrap))
+        let iz = Int32(fz.truncatingRemainder(dividingBy: wrap))
         let dx = x - fx, dy = y - fy, dz = z - fz
         let u = fade(dx), v = fade(dy), w = fade(dz)
         func corner(_ cx: Int32, _ cy: Int32, _ cz: Int32) -> Float {
