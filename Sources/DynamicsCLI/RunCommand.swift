@@ -84,7 +84,7 @@ struct RunOptions: ParsableArguments {
         if steps != nil && duration != nil { throw ValidationError("give --steps or --duration, not both") }
         if let n = steps, n < 1 { throw ValidationError("--steps must be at least 1, got \(n)") }
         if let d = duration, !(d.isFinite && d > 0) { throw ValidationError("--duration must be a positive number of seconds, got \(d)") }
-        if let h = dt, !(h.isFinite && h > 0 && h <= 1) { throw ValidationError("--dt must be within (0, 1] seconds, got \(h)") }
+        if let h = dt, !SupportedRange.timeStep.contains(h) { throw ValidationError("--dt must be between 0.00001 and 1 second, got \(h)") }
         if let n = substeps, !(1...64).contains(n) { throw ValidationError("--substeps must be within 1...64, got \(n)") }
     }
 
@@ -112,7 +112,7 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let (profile, steps) = try options.load(self.profile)
-        let scene = profile.makeScene()
+        let scene = try profile.makeCheckedScene()
         let animator = scene.animator
         let recorder = output.wantsRecording
             ? Recorder(animator: animator, items: scene.items, title: profile.name, every: output.every) : nil
@@ -121,6 +121,8 @@ struct Run: ParsableCommand {
         var progress = Progress(total: steps)
         let clock = ContinuousClock()
         let start = clock.now
+        // A violation while stepping (there should be none once the scene is built) ends the run with its message.
+        let (_, violations) = ContractViolation.collecting {
         for k in 0..<steps {
             guard animator.step() else { break }
             let t = animator.lastStepTimings
@@ -130,6 +132,8 @@ struct Run: ParsableCommand {
             progress.update(k + 1)
             if !animator.isRunning { summary.pausedAt = animator.elapsedTime; break }
         }
+        }
+        if let first = violations.first { throw ValidationError("\(profile.file): \(first)") }
         if summary.steps < steps { progress.update(steps) }
         summary.wall = milliseconds(clock.now - start) / 1000
         recorder?.finish()
@@ -165,7 +169,7 @@ struct Bench: ParsableCommand {
         print("profile                 items   steps  ms/step  max ms  ns/item/step  awake")
         for name in profileNames {
             let profile = try ProfileLocator.load(name, profiles: profiles)
-            let scene = profile.makeScene()
+            let scene = try profile.makeCheckedScene()
             let animator = scene.animator
             for _ in 0..<profile.warmupSteps { animator.step() }
             let count = steps ?? profile.steps

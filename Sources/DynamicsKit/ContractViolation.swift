@@ -15,6 +15,18 @@ public enum ContractViolation {
 
     /// Reports a violation.
     static func report(_ message: String) { handler(message) }
+
+    /// Runs `body` with a handler that records each violation instead of stopping, then restores the handler.
+    /// Returns `body`'s result and the messages, in order. (Tools that build animators from data, such as the
+    /// profile loader, turn them into errors.)
+    public static func collecting<T>(_ body: () throws -> T) rethrows -> (result: T, violations: [String]) {
+        let previous = handler
+        var messages: [String] = []
+        handler = { messages.append($0) }
+        defer { handler = previous }
+        let result = try body()
+        return (result, messages)
+    }
 }
 
 /// Checks a rule; reports a violation and returns false when it does not hold.

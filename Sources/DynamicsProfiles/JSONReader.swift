@@ -212,8 +212,24 @@ struct Node {
         }
     }
 
+    /// A number within DynamicsKit's supported range (±1,000,000; README "Supported range"): a value the library
+    /// would refuse is refused here, with its place in the file.
     func number() throws -> Double {
+        let d = try anyNumber()
+        guard abs(d) <= 1_000_000 else { throw fail("expected a number within ±1,000,000 (DynamicsKit's supported range), found \(d)") }
+        return d
+    }
+
+    /// Any JSON number (counts and seeds have their own bounds).
+    func anyNumber() throws -> Double {
         guard case let .number(d) = value else { throw fail("expected a number, found \(value.kindName)") }
+        return d
+    }
+
+    /// A number within `range`, described by `what` in the message.
+    func number(in range: ClosedRange<Double>, _ what: String) throws -> Double {
+        let d = try anyNumber()
+        guard range.contains(d) else { throw fail("expected \(what), found \(d)") }
         return d
     }
 
@@ -229,10 +245,11 @@ struct Node {
         return d
     }
 
-    func integer(min: Int = Int.min) throws -> Int {
-        let d = try number()
+    func integer(min: Int = Int.min, max: Int = Int.max) throws -> Int {
+        let d = try anyNumber()
         guard d == d.rounded(), abs(d) < 1e15 else { throw fail("expected a whole number, found \(d)") }
         guard Int(d) >= min else { throw fail("expected a whole number ≥ \(min), found \(Int(d))") }
+        guard Int(d) <= max else { throw fail("expected a whole number ≤ \(max), found \(Int(d))") }
         return Int(d)
     }
 

@@ -233,6 +233,19 @@ extension Profile {
     /// Builds a fresh animator with the profile's items and behavior tree.
     public func makeScene() -> ProfileScene { ProfileScene(profile: self) }
 
+    /// The scene, built and compiled with contract violations collected: a value the profile's parser let through
+    /// but DynamicsKit refuses (the parser checks ranges; the library also checks combinations) becomes a
+    /// `ProfileError` naming the file and the library's rule, never a stop.
+    public func makeCheckedScene() throws -> ProfileScene {
+        let (scene, violations) = ContractViolation.collecting { () -> ProfileScene in
+            let scene = makeScene()
+            _ = scene.animator.itemCount   // compiles the behavior tree
+            return scene
+        }
+        if let first = violations.first { throw ProfileError(file: file, path: "", message: first) }
+        return scene
+    }
+
     /// The profile's items as a core world through the bulk API, when the profile reproduces a SCENES.md scene.
     /// The engine settings the profile asks for: the defaults, with the profile's contact stiffness if it sets one.
     public var worldSettings: WorldSettings {

@@ -16,6 +16,8 @@ struct ProfileParser {
     static let fieldKinds = ["drag", "vortex", "radialGravity", "linearGravity", "velocity", "noise", "turbulence", "spring",
                              "electric", "magnetic"]
     static let generators = ["rain", "pyramid", "jointGrid", "swarm", "grid"]
+    /// The most items a profile may make (a generator's count, rows or side beyond it is refused).
+    static let maximumItems = 1_000_000
 
     mutating func parse(_ text: String) throws -> Profile {
         let root = Node(value: try JSONParser.parse(text, file: file), path: "", file: file)
@@ -37,7 +39,7 @@ struct ProfileParser {
             guard let kind = BenchmarkScene.Kind(rawValue: kindName) else {
                 throw kindNode.fail("unknown scene '\(kindName)'; expected one of: \(BenchmarkScene.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            let size = try s.required("size").integer(min: 1)
+            let size = try s.required("size").integer(min: 1, max: ProfileParser.maximumItems)
             scene = kind == .rain ? .rain(size, seed: seed) : .named(kind, size: size)
         }
 
@@ -52,8 +54,8 @@ struct ProfileParser {
             throw root.fail("missing field 'bounds' (the reference bounds [width, height] in points)")
         }
 
-        let timeStep = try root.optional("timeStep")?.positive() ?? 1.0 / 60
-        let substeps = try root.optional("substeps")?.integer(min: 1) ?? 4
+        let timeStep = try root.optional("timeStep")?.number(in: SupportedRange.timeStep, "a time step between 0.00001 and 1 second") ?? 1.0 / 60
+        let substeps = try root.optional("substeps")?.integer(min: SupportedRange.substeps.lowerBound, max: SupportedRange.substeps.upperBound) ?? 4
         var contactHertz: Double?
         if let node = try root.optional("contactHertz") {
             let hz = try node.positive()
@@ -63,7 +65,7 @@ struct ProfileParser {
             guard hz <= 1_000_000 else { throw node.fail("expected a stiffness of at most 1,000,000 Hz, found \(hz)") }
             contactHertz = hz
         }
-        let steps = try root.required("steps").integer(min: 1)
+        let steps = try root.required("steps").integer(min: 1, max: SupportedRange.stepsPerCall)
         var warmupSteps = 0
         if let w = try root.optional("warmupSteps") {
             warmupSteps = try w.integer(min: 0)
@@ -101,16 +103,16 @@ struct ProfileParser {
             switch kind {
             case "rain":
                 try node.allowOnly(["generator", "id", "count"])
-                new = sceneItems(.rain(try node.required("count").integer(min: 1), seed: seed))
+                new = sceneItems(.rain(try node.required("count").integer(min: 1, max: ProfileParser.maximumItems), seed: seed))
             case "pyramid":
                 try node.allowOnly(["generator", "id", "rows"])
-                new = sceneItems(.pyramid(try node.required("rows").integer(min: 1)))
+                new = sceneItems(.pyramid(try node.required("rows").integer(min: 1, max: ProfileParser.maximumItems)))
             case "swarm":
                 try node.allowOnly(["generator", "id", "count"])
-                new = sceneItems(.fieldSwarm(try node.required("count").integer(min: 1)))
+                new = sceneItems(.fieldSwarm(try node.required("count").integer(min: 1, max: ProfileParser.maximumItems)))
             case "jointGrid":
                 try node.allowOnly(["generator", "id", "side"])
-                let scene = BenchmarkScene.jointGrid(try node.required("side").integer(min: 1))
+                let scene = BenchmarkScene.jointGrid(try node.required("side").integer(min: 1, max: ProfileParser.maximumItems))
                 new = sceneItems(scene)
                 let base = items.count
                 generatorLinks[id] = scene.links.map {
@@ -118,7 +120,7 @@ struct ProfileParser {
                 }
             case "grid":
                 try node.allowOnly(["generator", "id", "rows", "columns", "origin", "pitch", "size", "shape", "color"])
-                let rows = try node.required("rows").integer(min: 1), columns = try node.required("columns").integer(min: 1)
+                let rows = try node.required("rows").integer(min: 1, max: ProfileParser.maximumItems), columns = try node.required("columns").integer(min: 1, max: ProfileParser.maximumItems)
                 let (ox, oy) = try node.required("origin").pair()
                 let pitchNode = try node.required("pitch")
                 let (px, py) = try pitchNode.pair()
@@ -149,7 +151,10 @@ struct ProfileParser {
 
     private func size(_ node: Node) throws -> (Double, Double) {
         let (w, h) = try node.pair()
-        guard w > 0, h > 0 else { throw node.fail("expected a positive width and height, found [\(w), \(h)]") }
+        let range = Double(SupportedRange.size.lowerBound)...Double(SupportedRange.size.upperBound)
+        guard range.contains(w), range.contains(h) else {
+            throw node.fail("expected a width and height between 0.01 and 100,000 points, found [\(w), \(h)]")
+        }
         return (w, h)
     }
 
@@ -295,7 +300,7 @@ struct ProfileParser {
             if smoothness > 1 { throw try node.required("smoothness").fail("expected a smoothness within 0...1, found \(smoothness)") }
             let direction = try point(try node.optional("direction")) ?? .zero
             let spec = Profile.FieldSpec(kind: fieldKind, position: try point(try node.optional("position")) ?? .zero,
-                                         strength: try node.optional("strength")?.number(), falloff: try node.optional("falloff")?.number(),
+                                         strength: try node.optional("strength")?.number(), falloff: try node.optional("falloff")?.number(in: -4...4, "a falloff within ±4"),
                                          minimumRadius: try node.optional("minimumRadius")?.nonNegative(),
                                          direction: CGVector(dx: direction.x, dy: direction.y), smoothness: smoothness,
                                          animationSpeed: try node.optional("animationSpeed")?.number() ?? 0,

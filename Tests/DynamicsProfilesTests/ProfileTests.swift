@@ -127,7 +127,7 @@ final class ProfileTests: XCTestCase {
 
     func test_negativeSizeIsRefused() {
         let m = refusal(good.replacingOccurrences(of: "\"size\": [5, 5]", with: "\"size\": [-5, 5]"))
-        XCTAssertTrue(m.contains("bad.json: items[0].size: expected a positive width and height"), m)
+        XCTAssertTrue(m.contains("bad.json: items[0].size: expected a width and height between 0.01 and 100,000 points"), m)
     }
 
     func test_undefinedItemReferenceNamesTheElement() {
@@ -200,5 +200,17 @@ final class ProfileTests: XCTestCase {
         XCTAssertTrue(scene.animator.runUntilPaused(timeout: 10))
         XCTAssertEqual(scene.animator.world.touchingContactCount, 0, "asleep: no awake contact")
         XCTAssertEqual(scene.animator.world.allTouchingContactCount, 1)
+    }
+
+    /// A profile changed after parsing into something DynamicsKit refuses is refused by `makeCheckedScene` with the
+    /// file and the library's rule, not a stop.
+    func test_checkedScene_turnsALibraryRefusalIntoAProfileError() throws {
+        var profile = try Profile(contentsOf: Self.profilesDirectory.appendingPathComponent("falling-square.json"))
+        profile.timeStep = 1e-9
+        XCTAssertThrowsError(try profile.makeCheckedScene()) { error in
+            let line = "\(error)"
+            XCTAssertTrue(line.hasPrefix("falling-square.json"), line)
+            XCTAssertTrue(line.contains("timeStep must be between"), line)
+        }
     }
 }
