@@ -8,6 +8,8 @@ struct ProfileParser {
     var seedOverride: UInt32?
     private var items: [Profile.Item] = []
     private var groups: [(name: String, range: Range<Int>)] = []
+    /// Group index by name: names are looked up once per item and reference, so loading stays linear.
+    private var groupIndex: [String: Int] = [:]
     private var generatorLinks: [String: [Profile.Link]] = [:]
 
     init(file: String) { self.file = file }
@@ -82,9 +84,10 @@ struct ProfileParser {
 
     private mutating func addGroup(_ node: Node, _ name: String, _ new: [Profile.Item]) throws {
         guard !name.isEmpty, !name.contains("["), name != "all" else { throw node.fail("expected a name without '[' other than 'all', found '\(name)'") }
-        guard !groups.contains(where: { $0.name == name }) else { throw node.fail("the name '\(name)' is already used") }
+        guard groupIndex[name] == nil else { throw node.fail("the name '\(name)' is already used") }
         let start = items.count
         items.append(contentsOf: new)
+        groupIndex[name] = groups.count
         groups.append((name, start..<items.count))
     }
 
@@ -176,13 +179,13 @@ struct ProfileParser {
         if let open = ref.firstIndex(of: "["), ref.hasSuffix("]") {
             let name = String(ref[..<open])
             let indexText = ref[ref.index(after: open)..<ref.index(before: ref.endIndex)]
-            guard let g = groups.first(where: { $0.name == name }) else { throw node.fail("no item or generator named '\(name)' is defined") }
+            guard let g = groupIndex[name].map({ groups[$0] }) else { throw node.fail("no item or generator named '\(name)' is defined") }
             guard let k = Int(indexText), k >= 0, k < g.range.count else {
                 throw node.fail("'\(ref)' is out of range: '\(name)' has \(g.range.count) item\(g.range.count == 1 ? "" : "s")")
             }
             return [g.range.lowerBound + k]
         }
-        guard let g = groups.first(where: { $0.name == ref }) else { throw node.fail("no item or generator named '\(ref)' is defined") }
+        guard let g = groupIndex[ref].map({ groups[$0] }) else { throw node.fail("no item or generator named '\(ref)' is defined") }
         return Array(g.range)
     }
 
