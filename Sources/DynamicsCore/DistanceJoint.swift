@@ -70,7 +70,7 @@ extension World {
                 let C = len - jr.minLength
                 var bias: Float = 0, massScale: Float = 1, impulseScale: Float = 0
                 if C > 0 { bias = C * invH } else if useBias {
-                    bias = soft.biasRate * C; massScale = soft.massScale; impulseScale = soft.impulseScale
+                    bias = jointBias(soft.biasRate, C); massScale = soft.massScale; impulseScale = soft.impulseScale
                 }
                 var impulse = -massScale * axialMass * (cdot() + bias) - impulseScale * jr.lowerImpulse
                 let newImpulse = Swift.max(0, jr.lowerImpulse + impulse)
@@ -82,7 +82,7 @@ extension World {
                 let C = jr.maxLength - len
                 var bias: Float = 0, massScale: Float = 1, impulseScale: Float = 0
                 if C > 0 { bias = C * invH } else if useBias {
-                    bias = soft.biasRate * C; massScale = soft.massScale; impulseScale = soft.impulseScale
+                    bias = jointBias(soft.biasRate, C); massScale = soft.massScale; impulseScale = soft.impulseScale
                 }
                 var impulse = -massScale * axialMass * (-cdot() + bias) - impulseScale * jr.upperImpulse
                 let newImpulse = Swift.max(0, jr.upperImpulse + impulse)
@@ -94,7 +94,7 @@ extension World {
             // Rigid: stiff velocity constraint, soft position correction only in the biased pass.
             let C = len - jr.length
             var bias: Float = 0, massScale: Float = 1, impulseScale: Float = 0
-            if useBias { bias = soft.biasRate * C; massScale = soft.massScale; impulseScale = soft.impulseScale }
+            if useBias { bias = jointBias(soft.biasRate, C); massScale = soft.massScale; impulseScale = soft.impulseScale }
             let impulse = -massScale * axialMass * (cdot() + bias) - impulseScale * jr.axialImpulse
             jr.axialImpulse += impulse
             World.apply(jr, &A, &B, impulse * axis, rA, rB)

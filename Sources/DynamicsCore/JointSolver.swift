@@ -36,6 +36,15 @@ func solve22(_ k11: Float, _ k12: Float, _ k22: Float, _ b: Vec2) -> Vec2 {
     return Vec2(det * (k22 * b.x - k12 * b.y), det * (k11 * b.y - k12 * b.x))
 }
 
+extension World {
+    /// A joint's soft position correction, `rate` × `C`, bounded by `WorldSettings.jointPushMaxVelocity` (the wide
+    /// rods' kernel bounds it with the same operations).
+    @inline(__always) func jointBias(_ rate: Float, _ C: Float) -> Float {
+        let m = settings.jointPushMaxVelocity
+        return Swift.min(Swift.max(rate * C, 0 - m), m)
+    }
+}
+
 /// Wraps an angle into (-π, π].
 @inline(__always)
 func unwind(_ a: Float) -> Float {
@@ -164,7 +173,8 @@ extension World {
         runWideRods(warmStart: true, soft: .rigid, useBias: false, copyIn: true, copyOut: !rodsAlone)
     }
 
-    func solveJoints(h: Float, useBias: Bool) {
+    /// One pass over the awake joints; `weldsOnly`: only the weld joints whose two sides are awake bodies.
+    func solveJoints(h: Float, useBias: Bool, weldsOnly: Bool = false) {
         guard !awakeJoints.isEmpty else { return }
         let bp = bodyPointers
         let jointSoft = Softness(hertz: Swift.min(settings.jointHertz, 0.25 / h), zeta: settings.jointDampingRatio, h: h)
@@ -174,6 +184,7 @@ extension World {
             scalarJoints.withUnsafeBufferPointer { list in
                 for j in list {
                     let jr = base + Int(j)
+                    if weldsOnly && (jr.pointee.kind != .weld || jr.pointee.slotA < 0 || jr.pointee.slotB < 0) { continue }
                     var A = bp.load(jr.pointee.slotA, jr.pointee.fixedPosA, jr.pointee.fixedRotA)
                     var B = bp.load(jr.pointee.slotB, jr.pointee.fixedPosB, jr.pointee.fixedRotB)
                     switch jr.pointee.kind {
@@ -188,6 +199,7 @@ extension World {
                 }
             }
         }
+        if weldsOnly { return }
         runWideRods(warmStart: false, soft: jointSoft, useBias: useBias, copyIn: !rodsAlone, copyOut: true)
     }
 

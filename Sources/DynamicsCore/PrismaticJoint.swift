@@ -33,7 +33,7 @@ extension World {
             do { // lower
                 let C = translation - jr.lower
                 var bias: Float = 0, massScale: Float = 1, impulseScale: Float = 0
-                if C > 0 { bias = C * invH } else if useBias { bias = soft.biasRate * C; massScale = soft.massScale; impulseScale = soft.impulseScale }
+                if C > 0 { bias = C * invH } else if useBias { bias = jointBias(soft.biasRate, C); massScale = soft.massScale; impulseScale = soft.impulseScale }
                 let cdot = dot(axis, B.v - A.v) + a2 * B.w - a1 * A.w
                 var impulse = -axialMass * massScale * (cdot + bias) - impulseScale * jr.lowerImpulse
                 let newImpulse = Swift.max(jr.lowerImpulse + impulse, 0)
@@ -46,7 +46,7 @@ extension World {
             do { // upper
                 let C = jr.upper - translation
                 var bias: Float = 0, massScale: Float = 1, impulseScale: Float = 0
-                if C > 0 { bias = C * invH } else if useBias { bias = soft.biasRate * C; massScale = soft.massScale; impulseScale = soft.impulseScale }
+                if C > 0 { bias = C * invH } else if useBias { bias = jointBias(soft.biasRate, C); massScale = soft.massScale; impulseScale = soft.impulseScale }
                 let cdot = dot(axis, A.v - B.v) + a1 * A.w - a2 * B.w
                 var impulse = -axialMass * massScale * (cdot + bias) - impulseScale * jr.upperImpulse
                 let newImpulse = Swift.max(jr.upperImpulse + impulse, 0)
@@ -66,7 +66,7 @@ extension World {
         var massScale: Float = 1, impulseScale: Float = 0
         if useBias {
             let C = Vec2(dot(perp, d), unwind(relativeAngle(A.q, B.q) - jr.referenceAngle))
-            bias = soft.biasRate * C
+            bias = Vec2(jointBias(soft.biasRate, C.x), soft.biasRate * C.y)
             massScale = soft.massScale; impulseScale = soft.impulseScale
         }
         let k11 = mA + mB + iA * s1 * s1 + iB * s2 * s2

@@ -24,6 +24,10 @@ extension World {
         if useBias {
             let separation = (B.p + rB - anchorLag) - (A.p + rA)
             bias = soft.biasRate * separation
+            // At most `jointPushMaxVelocity`, as every joint's correction (a point moved far by hand).
+            let maxBias = settings.jointPushMaxVelocity
+            let b2 = lengthSquared(bias)
+            if b2 > maxBias * maxBias { bias = (maxBias / b2.squareRoot()) * bias }
             massScale = soft.massScale; impulseScale = soft.impulseScale
         }
         let mA = jr.mA, mB = jr.mB, iA = jr.iA, iB = jr.iB

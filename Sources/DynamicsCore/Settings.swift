@@ -31,6 +31,17 @@ public struct WorldSettings: Sendable {
     /// error is corrected softly.
     public var jointHertz: Float = 60
     public var jointDampingRatio: Float = 2
+    /// The largest speed (points/s) at which a rigid joint corrects its position error: 10 m/s. Below an error of
+    /// about 15 points the correction is the soft step's own; a larger one (an attached item moved by hand far from
+    /// where its attachment holds it) is closed at this speed instead of in one burst, which would throw the item
+    /// faster than the step's speculative contacts foresee and through a wall.
+    public var jointPushMaxVelocity: Float = 1000
+
+    /// The largest speed of a body (points/s): 100,000 (1 km/s), checked once per step. Far beyond any gesture,
+    /// it bounds what forces without limit (an anti-drag field, the singular core of a radial gravity field) can do.
+    public var maximumLinearSpeed: Float = 100_000
+    /// The largest angular speed of a body (radians/s): 10,000, about 1,600 turns a second.
+    public var maximumAngularSpeed: Float = 10_000
 
     /// Below this approach speed (points/s) restitution is not applied, so resting items do not jitter (1 m/s).
     public var restitutionThreshold: Float = 100
@@ -69,7 +80,12 @@ public struct WorldSettings: Sendable {
         try finiteNotNegative(contactPushMaxVelocity, "contactPushMaxVelocity")
         try positive(jointHertz, "jointHertz")
         try finiteNotNegative(jointDampingRatio, "jointDampingRatio")
+        try finiteNotNegative(jointPushMaxVelocity, "jointPushMaxVelocity")
         try finiteNotNegative(restitutionThreshold, "restitutionThreshold")
+        try positive(maximumLinearSpeed, "maximumLinearSpeed")
+        try positive(maximumAngularSpeed, "maximumAngularSpeed")
+        guard maximumAngularSpeed.isFinite else { throw DynamicsError("WorldSettings.maximumAngularSpeed must be finite, got \(maximumAngularSpeed)") }
+        guard maximumLinearSpeed.isFinite else { throw DynamicsError("WorldSettings.maximumLinearSpeed must be finite, got \(maximumLinearSpeed)") }
         try finiteNotNegative(sleepLinearVelocity, "sleepLinearVelocity")
         try finiteNotNegative(sleepAngularVelocity, "sleepAngularVelocity")
         try finiteNotNegative(timeToSleep, "timeToSleep")

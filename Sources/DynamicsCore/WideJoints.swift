@@ -278,7 +278,7 @@ extension World {
                 pose: UnsafePointer(packedPose.assumingMemoryBound(to: Float.self)),
                 geometry: geometry ? 1 : 0, warmStart: warmStart ? 1 : 0,
                 biasRate: useBias ? soft.biasRate : 0, massScale: useBias ? soft.massScale : 1,
-                impulseScale: useBias ? soft.impulseScale : 0)
+                impulseScale: useBias ? soft.impulseScale : 0, maxBias: settings.jointPushMaxVelocity)
             dk_rod_pass_run(&pass)
         }
         }

@@ -176,6 +176,8 @@ extension World {
             p.drift2 = maxDrift * maxDrift
             p.halfTurn2 = 0.5 * maxTurn * maxTurn; p.halfDrift2 = 0.5 * maxDrift * maxDrift
             p.readyTime = window
+            p.maxSpeed = settings.maximumLinearSpeed
+            p.maxSpeed2 = settings.maximumLinearSpeed * settings.maximumLinearSpeed
             p.invWindow = 1 / window
             p.undampedDecay = undamped.decay; p.undampedGain = undamped.gain
             p.undampedPositionGain = undamped.positionGain

@@ -46,6 +46,7 @@ extension World {
         } else {
             if awakeJointsDirty { refreshAwakeJoints() }
             solve(h: h, substeps: substeps)
+            limitSpeeds()
             if awakeJointsDirty { refreshAwakeJoints() }
             ready = restTest(dt: dt)
         }
@@ -67,6 +68,21 @@ extension World {
         profile.solve = seconds(t4 - t3)
         profile.islands = seconds(t5 - t4)
         profile.total = seconds(t5 - t0)
+    }
+
+    /// Bounds every awake body's speed by `WorldSettings.maximumLinearSpeed`, once per step: forces that grow
+    /// without bound (an anti-drag field, the core of a radial gravity well) then throw an item at that speed at
+    /// most, never into numbers a `Float` cannot hold. (The free-motion pass has no such forces: its kinds are
+    /// bounded by their inputs.)
+    func limitSpeeds() {
+        let n = bodies.awakeCount, vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
+        let m = settings.maximumLinearSpeed, m2 = m * m, w = settings.maximumAngularSpeed
+        for s in 0..<n {
+            let v = vel[s], l2 = lengthSquared(v)
+            if l2 > m2 { vel[s] = l2.isFinite ? (m / l2.squareRoot()) * v : .zero }
+            let spin = angVel[s]
+            if !(Swift.abs(spin) <= w) { angVel[s] = spin.isNaN ? 0 : (spin > 0 ? w : -w) }
+        }
     }
 
     /// Gives back scratch capacity after a transient peak (a landing wave can need four times the contacts of the
@@ -162,11 +178,13 @@ extension World {
         // velocity integration and the next: the packed state carries them from the warm start to the solve, and
         // from the solve (which stores them for the position integration, which only reads them) to the relax pass.
         let packedKept = awakeJoints.isEmpty && !scalar
-        // Where joints and contacts meet, the joints are solved again after the contacts, so that the velocities
-        // each pass leaves hold the joints: a welded pair landing on one corner would otherwise bend for a frame
-        // (the contact stops one part within the pass, after the joint has been solved). Contacts then take their
-        // error back in the next pass, softly.
-        let jointsLast = !awakeJoints.isEmpty && (wide || scalar)
+        // Where welds and contacts meet, the welds between two moving bodies are solved again after the contacts, at
+        // the velocity level only, so that the velocities each pass leaves hold them: a welded pair landing on one
+        // corner would otherwise bend for a frame (the contact stops one part within the pass, after the weld was
+        // solved). Other joints are not, nor do welds correct their position there: after the contacts a joint
+        // that cannot be satisfied inside the walls (a rod to an item far outside, an anchor beyond the edge) would
+        // drag its item through them.
+        let jointsLast = (wide || scalar) && scalarJoints.contains { joints[Int($0)].kind == .weld }
         let warm = settings.warmStarting
         let soft = contactSoftness(h: h)
         for substep in 0..<substeps {
@@ -181,13 +199,13 @@ extension World {
             solveJoints(h: h, useBias: true)
             if scalar { solveContacts(invH: invH, useBias: true) }
             if wide { runWideContacts(warmStart: false, invH: invH, useBias: true, soft: soft, load: !(packedKept && warm)) }
-            if jointsLast { solveJoints(h: h, useBias: true) }
+            if jointsLast { solveJoints(h: h, useBias: false, weldsOnly: true) }
             integratePositions(h: h)
             if !anchorsInMotion.isEmpty { anchorTimeLeft = Float(substeps - substep - 1) * h }
             solveJoints(h: h, useBias: false)
             if scalar { solveContacts(invH: invH, useBias: false) }
             if wide { runWideContacts(warmStart: false, invH: invH, useBias: false, soft: soft, load: !packedKept) }
-            if jointsLast { solveJoints(h: h, useBias: false) }
+            if jointsLast { solveJoints(h: h, useBias: false, weldsOnly: true) }
         }
         if fieldMotion.active {
             fieldMotion.kick(h: h, weight: 0.5, velocity: bodies.velocity.base, position: bodies.position.base,

@@ -93,6 +93,15 @@ public final class AttachmentBehavior: DynamicBehavior {
         return d.isFinite ? d : 0
     }
 
+    override func invalidReason() -> String? {
+        if !(offsetA.isWithin(SupportedRange.size.upperBound) && offsetB.isWithin(SupportedRange.size.upperBound)) {
+            return "offsets must be finite and within ±100,000 points"
+        }
+        if !anchorPoint.isSupportedCoordinate { return "anchorPoint must be \(Rule.coordinate), got \(anchorPoint)" }
+        if !(axis.isWithin(SupportedRange.magnitude) && axis.length > 0) { return "the axis of translation must be non-zero, \(Rule.magnitude)" }
+        return nil
+    }
+
     /// Joining an animator: the length is measured now unless the app set it.
     override func joined() {
         guard !lengthIsSet, kind == .distance || kind == .limit else { return }

@@ -290,6 +290,10 @@ open class DynamicAnimator {
         root.appendPreOrder(to: &list)
         for b in list {
             if b === root, b.dynamicAnimator != nil { continue }
+            if let reason = b.invalidReason() {
+                ContractViolation.report("\(describe(b)) cannot join: \(reason)")
+                return false
+            }
             if let a = b as? AttachmentBehavior, a.items.count == 2, a.items[0] === a.items[1] {
                 ContractViolation.report("\(describe(a)) attaches \(describe(a.items[0])) to itself")
                 return false
@@ -350,6 +354,8 @@ open class DynamicAnimator {
             guard let r else { continue }
             for item in r.isGroup ? (groupMembers[tag] ?? []).map(\.item) : [r.item] {
                 let c = item.center, s = item.bounds.size
+                // (An item whose own properties an app has made non-finite is in no rectangle.)
+                guard c.x.isFinite, c.y.isFinite, s.width.isFinite, s.height.isFinite else { continue }
                 let frame = CGRect(x: c.x - s.width / 2, y: c.y - s.height / 2, width: s.width, height: s.height)
                 if frame.intersects(rect) { out.append(item) }
             }

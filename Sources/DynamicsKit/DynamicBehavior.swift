@@ -77,6 +77,10 @@ open class DynamicBehavior {
     /// Called as the behavior joins an animator (after `willMove(to:)`).
     func joined() {}
 
+    /// Why the behavior cannot join an animator as it is (a value its initializer was given outside the supported
+    /// range, reported then), or nil.
+    func invalidReason() -> String? { nil }
+
     func detach() {
         willMove(to: nil)
         dynamicAnimator = nil

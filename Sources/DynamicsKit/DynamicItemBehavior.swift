@@ -57,7 +57,7 @@ public final class DynamicItemBehavior: ItemBehavior {
 
     /// Adds an angular velocity (radians/s, positive clockwise on screen).
     public func addAngularVelocity(_ velocity: CGFloat, for item: DynamicItem) {
-        guard require(velocity.isWithin(SupportedRange.speed), "\(describe(self)): angular velocity for \(describe(item)) must be \(Rule.angularSpeed), got \(velocity)"),
+        guard require(velocity.isWithin(SupportedRange.angularSpeed), "\(describe(self)): angular velocity for \(describe(item)) must be \(Rule.angularSpeed), got \(velocity)"),
               require(holds(item), "\(describe(self)) does not hold \(describe(item)); add it before changing its velocity") else { return }
         if let animator = dynamicAnimator { animator.addVelocity(linear: .zero, angular: Float(velocity), to: item) }
         else { pending.append((ObjectIdentifier(item), .zero, Float(velocity))) }

@@ -144,6 +144,10 @@ public final class SnapBehavior: DynamicBehavior {
 
     override var memberItems: [DynamicItem] { [item] }
 
+    override func invalidReason() -> String? {
+        snapPoint.isSupportedCoordinate ? nil : "snapPoint must be \(Rule.coordinate), got \(snapPoint)"
+    }
+
     /// The spring: 3 Hz, damping ratio from 0.1 (damping 0) to 1, critically damped (damping 1).
     var springHertz: Float { 3 }
     var springDampingRatio: Float { 0.1 + 0.9 * Float(damping) }

@@ -8,7 +8,8 @@
 /// - Coordinates (centers, anchors, snap points, field positions, boundary points, reference bounds): within
 ///   ±1,000,000 points. There a `Float` still resolves 1/16 point, an eighth of the contacts' slop.
 /// - Item sizes: 0.01 to 100,000 points on each side; offsets and paths within an item's size.
-/// - Speeds: up to 1,000,000 points/s, and angular speeds up to 1,000,000 radians/s.
+/// - Speeds: up to 100,000 points/s (the engine's `maximumLinearSpeed`, which bounds every body's speed), and
+///   angular speeds up to 10,000 radians/s (`maximumAngularSpeed`).
 /// - Every other quantity (strengths, magnitudes, densities, frequencies, coefficients, charges): within
 ///   ±1,000,000 of its unit; a field's falloff within ±4 (r⁻⁴ at the field's smallest radius is still a `Float`).
 /// - Time: `timeStep` from 10 µs to 1 s, `substepCount` from 1 to 64, and at most 1,000,000 steps asked of one
@@ -18,8 +19,10 @@ public enum SupportedRange {
     public static let coordinate: CGFloat = 1_000_000
     /// Points.
     public static let size: ClosedRange<CGFloat> = 0.01...100_000
-    /// Points/s (and radians/s).
-    public static let speed: CGFloat = 1_000_000
+    /// Points/s.
+    public static let speed: CGFloat = 100_000
+    /// Radians/s (the engine's `maximumAngularSpeed`).
+    public static let angularSpeed: CGFloat = 10_000
     /// Any other quantity, in its unit.
     public static let magnitude: CGFloat = 1_000_000
     /// A field's falloff exponent.
@@ -54,8 +57,8 @@ extension UIOffset {
 enum Rule {
     static let coordinate = "finite and within ±1,000,000 points"
     static let size = "between 0.01 and 100,000 points"
-    static let speed = "finite and within ±1,000,000 points/s"
-    static let angularSpeed = "finite and within ±1,000,000 radians/s"
+    static let speed = "finite and within ±100,000 points/s"
+    static let angularSpeed = "finite and within ±10,000 radians/s"
     static let magnitude = "finite and within ±1,000,000"
     static let nonNegativeMagnitude = "finite, not negative and at most 1,000,000"
 }

@@ -170,9 +170,18 @@ static inline __attribute__((always_inline)) int FN(group)(const dk_free_params 
     vx = d * vx + g * ax;
     vy = d * vy + g * ay;
     FN(storePairs)(p->position, s, x, y, lanes);
+    // The speed limit (`World.limitSpeeds` on the other paths): a lane over it is scaled down to it.
+    VF speed2 = vx * vx + vy * vy;
+    VI over = FN(splat)(p->maxSpeed2) < speed2;
+    if (__builtin_expect(MOVEMASK(over), 0)) {
+        VF scale = FN(select)(over, FN(splat)(p->maxSpeed) / __builtin_elementwise_sqrt(speed2), FN(splat)(1.0f));
+        vx = vx * scale;
+        vy = vy * scale;
+        speed2 = vx * vx + vy * vy;
+    }
     FN(storePairs)(p->velocity, s, vx, vy, lanes);
-    // Computed here, behind a barrier, so that the velocities need not be kept (spilled) across the spin test.
-    VF speed2 = OPAQUE(vx * vx + vy * vy);
+    // Behind a barrier, so that the velocities need not be kept (spilled) across the spin test.
+    speed2 = OPAQUE(speed2);
 
     // Rotation: most swarms do not turn; the bodies that do take the scalar path (in slot order: the mask is
     // tested lane by lane against slots).

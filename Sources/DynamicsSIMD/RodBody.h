@@ -62,7 +62,8 @@ static inline __attribute__((always_inline)) void FN(rodGeometry)(const dk_rod_p
         } else {                                                                                                      \
             VF cdot = cdotExpression;                                                                                 \
             VF axialMass = DK_FIELD(b, axialMass), stored = DK_FIELD(b, impulse);                                     \
-            VF raw = (zero - massScale) * axialMass * (cdot + biasRate * DK_FIELD(b, error)) - impulseScale * stored;  \
+            VF bias = FN(min)(FN(max)(biasRate * DK_FIELD(b, error), zero - maxBias), maxBias);                      \
+            VF raw = (zero - massScale) * axialMass * (cdot + bias) - impulseScale * stored;                          \
             impulseOut = FN(select)(zero < axialMass, raw, zero);                                                     \
             DK_SET_FIELD(b, impulse, stored + impulseOut);                                                            \
         }                                                                                                             \
@@ -77,6 +78,7 @@ static inline __attribute__((always_inline)) void FN(centreRodGroup)(const dk_ro
     FN(gatherPairs)(p->velocity, eb, &vBx, &vBy);
     VF zero = FN(splat)(0);
     VF biasRate = FN(splat)(p->biasRate), massScale = FN(splat)(p->massScale), impulseScale = FN(splat)(p->impulseScale);
+    VF maxBias = FN(splat)(p->maxBias);
     VF ax = DK_FIELD(b, ax), ay = DK_FIELD(b, ay);
     VF impulse;
     DK_ROD_IMPULSE(b, ax * (vBx - vAx) + ay * (vBy - vAy), impulse);
@@ -99,6 +101,7 @@ static inline __attribute__((always_inline)) void FN(rodGroup)(const dk_rod_pass
     FN(gather)(p->velocity, eb, &vBx, &vBy, &wB, &unused);
     VF zero = FN(splat)(0);
     VF biasRate = FN(splat)(p->biasRate), massScale = FN(splat)(p->massScale), impulseScale = FN(splat)(p->impulseScale);
+    VF maxBias = FN(splat)(p->maxBias);
     VF rAx = DK_FIELD(b, rAx), rAy = DK_FIELD(b, rAy), rBx = DK_FIELD(b, rBx), rBy = DK_FIELD(b, rBy);
     VF ax = DK_FIELD(b, ax), ay = DK_FIELD(b, ay);
     VF impulse;

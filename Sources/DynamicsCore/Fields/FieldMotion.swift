@@ -87,7 +87,9 @@ struct FieldMotion {
     mutating func finish(h: Float, invMass: UnsafeMutablePointer<Float>, count n: Int) {
         for s in 0..<Swift.min(n, drag.count) {
             let im = invMass[s]
-            if hasDrag { drag[s] = Float(exp(Double(-drag[s] * im * h))) }
+            // (A negative drag, which pushes an item along, at most multiplies its speed by e per substep: the
+            // world's speed limit takes over from there.)
+            if hasDrag { drag[s] = Float(exp(Swift.min(Double(-drag[s] * im * h), 1))) }
             if hasTurn {
                 let angle = Double(turn[s] * im * h)
                 turnCS[s] = Vec2(Float(cos(angle)), Float(sin(angle)))

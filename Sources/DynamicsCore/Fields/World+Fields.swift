@@ -155,6 +155,24 @@ extension World {
         }
         }
         }
+        // No field may change a speed by more than the world's speed limit in one step: a force that grows without
+        // bound (a negative falloff far away, the singular core of a well) is held there.
+        let maxAcceleration = settings.maximumLinearSpeed / dt
+        let invMass = bodies.invMass.base
+        fieldAcceleration.withUnsafeMutableBufferPointer { a in
+        fieldForce.withUnsafeMutableBufferPointer { f in
+            @inline(__always) func capped(_ v: Vec2, _ limit: Float) -> Vec2 {
+                let l2 = lengthSquared(v)
+                if l2 <= limit * limit { return v }
+                return l2.isFinite ? (limit / l2.squareRoot()) * v : .zero
+            }
+            for s in 0..<Swift.min(n, a.count) {
+                a[s] = capped(a[s], maxAcceleration)
+                let im = invMass[s]
+                if im > 0 { f[s] = capped(f[s], maxAcceleration / im) }
+            }
+        }
+        }
         hasVelocityOverride = anyOverride
         if anyOverride { velocityOverrideWritten = true }
         for i in toWake { wakeBody(i) }

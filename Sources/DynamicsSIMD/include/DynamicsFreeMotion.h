@@ -59,6 +59,8 @@ typedef struct dk_free_params {
     dk_free_central central;
     float dt;
     float fastSpeed2, fastSpin, fastEdge, drift2, halfTurn2, halfDrift2, readyTime, invWindow;
+    /// The world's speed limit (`WorldSettings.maximumLinearSpeed`) and its square.
+    float maxSpeed, maxSpeed2;
     /// The integration terms shared by every body when `perBody` is 0.
     float undampedDecay, undampedGain, undampedPositionGain;
     /// Turns a spinning (or torqued) body through the substeps; called for it before its rest test.

@@ -54,6 +54,8 @@ typedef struct dk_rod_pass {
     int32_t warmStart;
     /// The soft step's coefficients of this pass (0, 1, 0 when relaxing).
     float biasRate, massScale, impulseScale;
+    /// The largest speed (points/s) at which a rod corrects its length (`WorldSettings.jointPushMaxVelocity`).
+    float maxBias;
 } dk_rod_pass;
 
 void dk_rod_pass_run(const dk_rod_pass *pass);
