@@ -280,6 +280,7 @@ extension World {
             let dv = (vB + cross(wB, cp.rB)) - (vA + cross(wA, cp.rA))
             let vn = dot(dv, n)
             let impulse = -cp.normalMass * (vn + e * cp.relativeVelocity)
+            guard impulse > 0 else { return }
             applyNormal(impulse, &cp, normal: n, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
         }
         // Two points bouncing together are solved as one 2×2 block, so a flat landing bounces flat; one point

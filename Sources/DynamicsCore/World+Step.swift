@@ -79,9 +79,9 @@ extension World {
         let m = settings.maximumLinearSpeed, m2 = m * m, w = settings.maximumAngularSpeed
         for s in 0..<n {
             let v = vel[s], l2 = lengthSquared(v)
-            if l2 > m2 { vel[s] = l2.isFinite ? (m / l2.squareRoot()) * v : .zero }
+            if l2 > m2 { vel[s] = (m / l2.squareRoot()) * v }
             let spin = angVel[s]
-            if !(Swift.abs(spin) <= w) { angVel[s] = spin.isNaN ? 0 : (spin > 0 ? w : -w) }
+            if Swift.abs(spin) > w { angVel[s] = spin > 0 ? w : -w }
         }
     }
 

@@ -292,6 +292,7 @@ public final class World {
     /// This step's field motion that is integrated exactly per substep rather than as a force (see
     /// `FieldMotion`), per awake slot; present only while some field needs it.
     @exclusivity(unchecked) @usableFromInline var fieldMotion = FieldMotion()
+
     /// Simulated seconds of field time (drives animated noise).
     @exclusivity(unchecked) @usableFromInline var fieldTime: Float = 0
     @exclusivity(unchecked) @usableFromInline var warnings: [String] = []

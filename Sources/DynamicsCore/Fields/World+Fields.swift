@@ -23,6 +23,27 @@ extension World {
     /// Number of fields.
     public var fieldCount: Int { fields.count }
 
+    /// No field may change a speed by more than the world's speed limit in one step: a force that grows without
+    /// bound (a negative falloff far away, the singular core of a well) is held there.
+    func capFieldTerms(dt: Float, count n: Int) {
+        let maxAcceleration = settings.maximumLinearSpeed / dt
+        let invMass = bodies.invMass.base
+        fieldAcceleration.withUnsafeMutableBufferPointer { a in
+        fieldForce.withUnsafeMutableBufferPointer { f in
+            @inline(__always) func capped(_ v: Vec2, _ limit: Float) -> Vec2 {
+                let l2 = lengthSquared(v)
+                if l2 <= limit * limit { return v }
+                return l2.isFinite ? (limit / l2.squareRoot()) * v : .zero
+            }
+            for s in 0..<Swift.min(n, a.count, f.count) {
+                a[s] = capped(a[s], maxAcceleration)
+                let im = invMass[s]
+                if im > 0 { f[s] = capped(f[s], maxAcceleration / im) }
+            }
+        }
+        }
+    }
+
     /// Stage 2: evaluates every field over its awake bodies at their positions before the step, into the
     /// per-step field force column (mass·points/s²) and velocity overrides.
     func applyFields(dt: Float, substeps: Int) {
@@ -55,6 +76,7 @@ extension World {
                 && applyFieldOverAwakeRange(r.def, count: n) { continue }
             general.append(f)
         }
+        defer { capFieldTerms(dt: dt, count: n) }
         guard !general.isEmpty else { fieldTime += dt; return }
         var motion = fieldMotion
         fieldMotion = FieldMotion()
@@ -153,24 +175,6 @@ extension World {
                 }
             }
         }
-        }
-        }
-        // No field may change a speed by more than the world's speed limit in one step: a force that grows without
-        // bound (a negative falloff far away, the singular core of a well) is held there.
-        let maxAcceleration = settings.maximumLinearSpeed / dt
-        let invMass = bodies.invMass.base
-        fieldAcceleration.withUnsafeMutableBufferPointer { a in
-        fieldForce.withUnsafeMutableBufferPointer { f in
-            @inline(__always) func capped(_ v: Vec2, _ limit: Float) -> Vec2 {
-                let l2 = lengthSquared(v)
-                if l2 <= limit * limit { return v }
-                return l2.isFinite ? (limit / l2.squareRoot()) * v : .zero
-            }
-            for s in 0..<Swift.min(n, a.count) {
-                a[s] = capped(a[s], maxAcceleration)
-                let im = invMass[s]
-                if im > 0 { f[s] = capped(f[s], maxAcceleration / im) }
-            }
         }
         }
         hasVelocityOverride = anyOverride
