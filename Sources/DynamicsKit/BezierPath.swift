@@ -65,31 +65,24 @@ public final class BezierPath: CustomStringConvertible {
 
     public var description: String { "BezierPath(\(elements.count) elements)" }
 
-    /// Every coordinate is finite.
-    /// Every point within ±`SupportedRange.coordinate` points.
-    var isSupported: Bool {
+    /// Whether every point of the path (end and control points) satisfies `test`.
+    func allPoints(_ test: (CGPoint) -> Bool) -> Bool {
         for e in elements {
             switch e {
-            case let .move(p), let .line(p): if !p.isSupportedCoordinate { return false }
-            case let .quadCurve(p, c): if !(p.isSupportedCoordinate && c.isSupportedCoordinate) { return false }
-            case let .curve(p, c1, c2): if !(p.isSupportedCoordinate && c1.isSupportedCoordinate && c2.isSupportedCoordinate) { return false }
+            case let .move(p), let .line(p): if !test(p) { return false }
+            case let .quadCurve(p, c): if !(test(p) && test(c)) { return false }
+            case let .curve(p, c1, c2): if !(test(p) && test(c1) && test(c2)) { return false }
             case .close: break
             }
         }
         return true
     }
 
-    var isFinite: Bool {
-        for e in elements {
-            switch e {
-            case let .move(p), let .line(p): if !p.isFinite { return false }
-            case let .quadCurve(p, c): if !(p.isFinite && c.isFinite) { return false }
-            case let .curve(p, c1, c2): if !(p.isFinite && c1.isFinite && c2.isFinite) { return false }
-            case .close: break
-            }
-        }
-        return true
-    }
+    /// Every point within ±`SupportedRange.coordinate` points.
+    var isSupported: Bool { allPoints { $0.isSupportedCoordinate } }
+
+    /// Every coordinate is finite.
+    var isFinite: Bool { allPoints { $0.isFinite } }
 
     /// The path as polylines, one per subpath, with curves flattened so that no point of a chord is farther than
     /// about `tolerance` points from the curve. A closed subpath repeats its first point at the end.
