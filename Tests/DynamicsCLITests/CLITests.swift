@@ -25,6 +25,7 @@ final class CLITests: XCTestCase {
         try assertGolden(Dynamics.helpMessage(for: List.self, columns: 100), "list")
         try assertGolden(Dynamics.helpMessage(for: Bench.self, columns: 100), "bench")
         try assertGolden(Dynamics.helpMessage(for: Scene.self, columns: 100), "scene")
+        try assertGolden(Dynamics.helpMessage(for: Soak.self, columns: 100), "soak")
     }
 
     /// The message the command prints for a failure of `arguments`.
@@ -97,5 +98,11 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(object["pausedAtSeconds"] as? Double, 0.5)
         XCTAssertEqual((object["stageMsPerStep"] as? [String: Double])?["solve"], 0.25)
         XCTAssertTrue(s.table().contains("paused at") && s.table().contains("solve ms/step"))
+    }
+
+    /// A short soak runs to the end with nothing non-finite and nothing out of the box (it throws otherwise).
+    func test_shortSoak_keepsEveryItemFiniteAndInside() throws {
+        var command = try Dynamics.parseAsRoot(["soak", "--items", "60", "--steps", "600", "--every", "600"])
+        try command.run()
     }
 }
