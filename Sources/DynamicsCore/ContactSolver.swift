@@ -301,9 +301,16 @@ extension World {
             p1.normalImpulse = n1; p2.normalImpulse = n2
             return true
         }
-        if c.pointCount == 2 && blockBounce(&c.p0, &c.p1) { } else {
+        // Where the block cannot bounce both points (one would have to pull, or one does not bounce), only the
+        // point that approached faster may bounce (Box2D 2.4's block solver keeps one point in that case). Bouncing both, one after the
+        // other, adds energy: each point's target ignores what the other's impulse did to it, and on a turning box
+        // the second undoes and overshoots the first (elastic boxes in a box gained energy until they escaped).
+        if c.pointCount == 2 {
+            if !blockBounce(&c.p0, &c.p1) {
+                if c.p0.relativeVelocity <= c.p1.relativeVelocity { bounce(&c.p0) } else { bounce(&c.p1) }
+            }
+        } else {
             bounce(&c.p0)
-            if c.pointCount == 2 { bounce(&c.p1) }
         }
         vel[sa] = vA; angVel[sa] = wA; vel[sb] = vB; angVel[sb] = wB
     }

@@ -11,6 +11,46 @@ final class HardScenesTests: XCTestCase {
         }
     }
 
+    /// "Energy never grows without input": 100 perfectly elastic, frictionless boxes in a box, no gravity, no
+    /// resistance. (Bouncing both points of a turning box one after the other once took them to 8 times their
+    /// energy and out of the box.)
+    func test_elasticBoxesInABox_neverGainEnergy() {
+        let animator = UIDynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 500, height: 500))
+        var rng = LCG(state: 7)
+        var items: [HeadlessItem] = []
+        for k in 0..<100 {
+            items.append(HeadlessItem(center: CGPoint(x: 25 + CGFloat(k % 10) * 50, y: 25 + CGFloat(k / 10) * 50), size: CGSize(width: 10, height: 10)))
+        }
+        let collision = UICollisionBehavior(items: items)
+        collision.translatesReferenceBoundsIntoBoundary = true
+        animator.addBehavior(collision)
+        let props = UIDynamicItemBehavior(items: items)
+        props.elasticity = 1; props.friction = 0; props.resistance = 0; props.angularResistance = 0
+        for item in items {
+            let angle = rng.next() * 2 * .pi
+            props.addLinearVelocity(CGPoint(x: 300 * cos(angle), y: 300 * sin(angle)), for: item)
+        }
+        animator.addBehavior(props)
+        func energy() -> CGFloat {
+            var e: CGFloat = 0
+            for item in items {
+                let (v, w) = animator.velocity(of: item)!
+                let mass: CGFloat = 0.01, inertia = mass * (10 * 10 + 10 * 10) / 12
+                e += 0.5 * mass * (v.x * v.x + v.y * v.y) + 0.5 * inertia * w * w
+            }
+            return e
+        }
+        animator.step()
+        let start = energy()
+        var worst: CGFloat = 0
+        for _ in 0..<3000 {
+            animator.step()
+            worst = max(worst, energy() / start)
+        }
+        XCTAssertLessThanOrEqual(worst, 1.01, "kinetic energy grew to \(worst) of its start")
+        for item in items { XCTAssertTrue(CGRect(x: 0, y: 0, width: 500, height: 500).contains(item.center), "\(item) escaped") }
+    }
+
     /// "Constraints that fight each other or the walls stay finite and keep items inside": welded and pinned pairs
     /// in a walled pile.
     func test_weldedAndPinnedPiles_stayFiniteAndInside() {
