@@ -73,6 +73,7 @@ struct Soak: ParsableCommand {
         for _ in 0..<items { spawn() }
 
         print("     step   resident MB   awake   contacts   NaN   outside   kinetic energy   ms/step")
+        fflush(stdout)
         let clock = ContinuousClock()
         var intervalStart = clock.now
         var nanTotal = 0, outsideTotal = 0
@@ -120,6 +121,7 @@ struct Soak: ParsableCommand {
                 intervalStart = clock.now
                 print(String(format: "%9d   %11.1f   %5d   %8d   %3d   %7d   %14.1f   %7.3f", step, Double(Soak.residentBytes()) / 1_048_576,
                              animator.world.awakeBodyCount, animator.world.allTouchingContactCount, nan, outside, energy, elapsed))
+                fflush(stdout)   // a line at a time, also into a file or a pipe
             }
         }
         if nanTotal > 0 || outsideTotal > 0 {
