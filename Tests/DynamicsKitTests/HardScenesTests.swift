@@ -82,4 +82,34 @@ final class HardScenesTests: XCTestCase {
             }
         }
     }
+
+    /// "The singularity at the centre must not inject unbounded speed; an item must not leave a box through its
+    /// walls at any speed": 60 items in a radial gravity well (strength 3, the default tiny minimum radius) inside a
+    /// walled box. Items pass the singular core at up to the speed limit and strike the walls; they may press into a
+    /// wall for a step (a soft contact), never through it.
+    func test_radialGravityWellInABox_keepsItsItemsInside() {
+        let animator = UIDynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 600, height: 600))
+        var items: [HeadlessItem] = []
+        for k in 0..<60 { items.append(HeadlessItem(center: CGPoint(x: 30 + CGFloat(k % 10) * 60, y: 30 + CGFloat(k / 10) * 90), size: CGSize(width: 8, height: 8))) }
+        let well = UIFieldBehavior.radialGravityField(position: CGPoint(x: 300, y: 300))
+        well.strength = 3
+        for item in items { well.addItem(item) }
+        animator.addBehavior(well)
+        let collision = UICollisionBehavior(items: items)
+        collision.translatesReferenceBoundsIntoBoundary = true
+        animator.addBehavior(collision)
+        var fastest: CGFloat = 0, deepest: CGFloat = 0
+        animator.addStepObserver { a in
+            for item in items {
+                let v = a.velocity(of: item)!.linear
+                fastest = max(fastest, hypot(v.x, v.y))
+                let c = item.center
+                deepest = max(deepest, -c.x, -c.y, c.x - 600, c.y - 600)
+            }
+        }
+        animator.run(seconds: 10)
+        XCTAssertLessThanOrEqual(fastest, CGFloat(animator.world.settings.maximumLinearSpeed) * 1.0001, "the speed limit holds")
+        XCTAssertLessThan(deepest, 50, "no item's center went \(deepest) points past a wall")
+        for item in items { XCTAssertTrue(CGRect(x: 0, y: 0, width: 600, height: 600).contains(item.center), "\(item) is outside at the end") }
+    }
 }
