@@ -116,7 +116,7 @@ extension World {
             let mp = m[k]
             var cp = ConstraintPoint()
             // The anchors as the narrowphase computed them (positions have not moved since).
-            cp.rA = mp.anchor(from: pos[sa]); cp.rB = mp.anchor(from: pos[sb])
+            cp.rA = mp.anchorA(from: pos[sa], normal: n); cp.rB = mp.anchorB(from: pos[sb], normal: n)
             cp.localA = rot[sa].inverseRotate(cp.rA); cp.localB = rot[sb].inverseRotate(cp.rB)
             cp.normalImpulse = mp.normalImpulse
             cp.tangentImpulse = mp.tangentImpulse

@@ -20,7 +20,14 @@ public struct ManifoldPoint: Sendable {
 
     /// The point relative to a body's center of mass at `center` (its anchor). The narrowphase and the solver's
     /// preparation both take it from here, with the same positions, so they agree to the bit.
-    @inline(__always) func anchor(from center: Vec2) -> Vec2 { point - center }
+    ///
+    /// Each body's anchor is on its own surface: half the separation from the midway point, back along the normal
+    /// for body A and on along it for body B. The solver follows a point's separation as the bodies turn by turning
+    /// each anchor with its body; an anchor at the midpoint of a wide speculative gap (a fast item still far from a
+    /// boundary line) would swing with the item's spin by the gap's length and open or close the gap that is not
+    /// there, letting the item through the line.
+    @inline(__always) func anchorA(from center: Vec2, normal n: Vec2) -> Vec2 { (point - (0.5 * separation) * n) - center }
+    @inline(__always) func anchorB(from center: Vec2, normal n: Vec2) -> Vec2 { (point + (0.5 * separation) * n) - center }
 }
 
 /// Up to two contact points sharing a normal that points from shape A to shape B.

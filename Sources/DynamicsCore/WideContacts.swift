@@ -48,8 +48,8 @@ private struct ContactLanes {
         @inline(__always) init() {}
 
         /// The point's anchors from the centres of mass at `pA` and `pB`, as the narrowphase computed them.
-        @inline(__always) init(_ mp: ManifoldPoint, _ pA: Vec2, _ pB: Vec2) {
-            let rA = mp.anchor(from: pA), rB = mp.anchor(from: pB)
+        @inline(__always) init(_ mp: ManifoldPoint, _ pA: Vec2, _ pB: Vec2, normal n: Vec2) {
+            let rA = mp.anchorA(from: pA, normal: n), rB = mp.anchorB(from: pB, normal: n)
             rAx = rA.x; rAy = rA.y; rBx = rB.x; rBy = rB.y
             separation = mp.separation; normalImpulse = mp.normalImpulse; tangentImpulse = mp.tangentImpulse
         }
@@ -82,10 +82,10 @@ private struct ContactLanes {
             let d0 = pB - pA
             d0x = d0.x; d0y = d0.y
             cA = qA.c; sA = qA.s; cB = qB.c; sB = qB.s
-            p0 = LanePoint(c.pointee.manifold.points.0, pA, pB)
+            p0 = LanePoint(c.pointee.manifold.points.0, pA, pB, normal: c.pointee.manifold.normal)
             if c.pointee.manifold.pointCount == 2 {
                 two = -1
-                p1 = LanePoint(c.pointee.manifold.points.1, pA, pB)
+                p1 = LanePoint(c.pointee.manifold.points.1, pA, pB, normal: c.pointee.manifold.normal)
             }
         }
     }

@@ -297,8 +297,8 @@ extension World {
                     let vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
                     for k in 0..<m.pointCount {
                         var p = m[k]
-                        let vrA = vA + cross(wA, p.anchor(from: pA))
-                        let vrB = vB + cross(wB, p.anchor(from: pB))
+                        let vrA = vA + cross(wA, p.anchorA(from: pA, normal: m.normal))
+                        let vrB = vB + cross(wB, p.anchorB(from: pB, normal: m.normal))
                         p.relativeVelocity = dot(m.normal, vrB - vrA)
                         p.normalImpulse = 0; p.tangentImpulse = 0; p.maxNormalImpulse = 0
                         if previousPoints > 0 {

@@ -26,6 +26,7 @@ extension World {
             hasVelocityOverride = false
         } else {
             applyFields(dt: dt, substeps: substeps)
+            foldFieldAcceleration()
         }
         let h = dt / Float(substeps)
         if h != dampingH || substeps != dampingSubsteps {
@@ -46,6 +47,7 @@ extension World {
         } else {
             if awakeJointsDirty { refreshAwakeJoints() }
             solve(h: h, substeps: substeps)
+            unfoldFieldAcceleration()
             limitSpeeds()
             if awakeJointsDirty { refreshAwakeJoints() }
             ready = restTest(dt: dt)

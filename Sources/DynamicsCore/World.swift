@@ -292,6 +292,10 @@ public final class World {
     /// This step's field motion that is integrated exactly per substep rather than as a force (see
     /// `FieldMotion`), per awake slot; present only while some field needs it.
     @exclusivity(unchecked) @usableFromInline var fieldMotion = FieldMotion()
+    /// The gravity of the first `foldedGravityCount` awake slots before this step's field accelerations were added
+    /// to it (`foldFieldAcceleration`).
+    @exclusivity(unchecked) @usableFromInline var savedGravity: [Vec2] = []
+    @exclusivity(unchecked) @usableFromInline var foldedGravityCount = 0
 
     /// Simulated seconds of field time (drives animated noise).
     @exclusivity(unchecked) @usableFromInline var fieldTime: Float = 0

@@ -23,6 +23,38 @@ extension World {
     /// Number of fields.
     public var fieldCount: Int { fields.count }
 
+    /// Adds this step's field accelerations to the bodies' gravity for the step (and clears them from the field
+    /// column), so that the broadphase's swept boxes and the narrowphase's speculative reach, which foresee gravity,
+    /// foresee the fields too: an item a strong field throws at a wall within one step (through the core of a
+    /// well) meets it. The velocity integration sums the same terms in the same order, so the motion does not
+    /// change. `unfoldFieldAcceleration` restores the gravity after the solve.
+    func foldFieldAcceleration() {
+        foldedGravityCount = 0
+        guard fieldsActive else { return }
+        let n = Swift.min(bodies.awakeCount, fieldsCoveredCount, fieldAcceleration.count)
+        guard n > 0 else { return }
+        let g = bodies.gravity.base
+        savedGravity.removeAll(keepingCapacity: true)
+        savedGravity.append(contentsOf: UnsafeBufferPointer(start: g, count: n))
+        fieldAcceleration.withUnsafeMutableBufferPointer { a in
+            for s in 0..<n {
+                g[s] = g[s] + a[s]
+                a[s] = .zero
+            }
+        }
+        foldedGravityCount = n
+    }
+
+    /// Gives the bodies their own gravity back (`foldFieldAcceleration`).
+    func unfoldFieldAcceleration() {
+        guard foldedGravityCount > 0 else { return }
+        let g = bodies.gravity.base
+        savedGravity.withUnsafeBufferPointer { saved in
+            for s in 0..<foldedGravityCount { g[s] = saved[s] }
+        }
+        foldedGravityCount = 0
+    }
+
     /// No field may change a speed by more than the world's speed limit in one step: a force that grows without
     /// bound (a negative falloff far away, the singular core of a well) is held there.
     func capFieldTerms(dt: Float, count n: Int) {
