@@ -157,4 +157,34 @@ final class HardScenesTests: XCTestCase {
             }
         }
     }
+
+    /// "A segment must hold a pile exactly as a thick wall does": boxes poured through a funnel of boundary lines
+    /// onto a boundary-line floor (friction 0.9, elasticity 0.6), seeded runs; none may end below the floor.
+    /// `DYNAMICS_FUNNEL_RUNS=200 swift test -c release --filter test_funnelOfBoundaryLines` runs a larger study.
+    func test_funnelOfBoundaryLines_losesNoBoxThroughTheFloor() {
+        let runs = Int(ProcessInfo.processInfo.environment["DYNAMICS_FUNNEL_RUNS"] ?? "") ?? 6
+        var lost = 0
+        for seed in 1...UInt32(max(1, runs)) {
+            var rng = LCG(state: seed)
+            let animator = UIDynamicAnimator()
+            var items: [HeadlessItem] = []
+            for k in 0..<250 {
+                items.append(HeadlessItem(center: CGPoint(x: 300 + CGFloat(k % 25) * 16 + 3 * rng.next(), y: -CGFloat(k / 25) * 16 + 3 * rng.next()),
+                                          size: CGSize(width: 10, height: 10)))
+            }
+            animator.addBehavior(UIGravityBehavior(items: items))
+            let collision = UICollisionBehavior(items: items)
+            collision.addBoundary(withIdentifier: "left", from: CGPoint(x: 250, y: -400), to: CGPoint(x: 450, y: 400))
+            collision.addBoundary(withIdentifier: "right", from: CGPoint(x: 750, y: -400), to: CGPoint(x: 550, y: 400))
+            collision.addBoundary(withIdentifier: "floor", from: CGPoint(x: -5000, y: 700), to: CGPoint(x: 6000, y: 700))
+            animator.addBehavior(collision)
+            let props = UIDynamicItemBehavior(items: items)
+            props.friction = 0.9
+            props.elasticity = 0.6
+            animator.addBehavior(props)
+            animator.run(seconds: 5)
+            lost += items.filter { $0.center.y > 700 }.count
+        }
+        XCTAssertEqual(lost, 0, "boxes below the floor after \(runs) runs")
+    }
 }
