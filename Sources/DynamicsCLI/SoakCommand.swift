@@ -76,9 +76,18 @@ struct Soak: ParsableCommand {
         fflush(stdout)
         let clock = ContinuousClock()
         var intervalStart = clock.now
-        var nanTotal = 0, outsideTotal = 0
+        var nanTotal = 0, outsideTotal = 0, escapedTotal = 0
         for step in 1...steps {
             if step % 60 == 0 {
+                // An item out of the box (or not finite) is counted and replaced, so that the run goes on.
+                var k = 0
+                while k < live.count {
+                    let c = live[k].center
+                    if c.x.isFinite && c.y.isFinite && box.insetBy(dx: -30, dy: -30).contains(c) { k += 1; continue }
+                    if c.x.isFinite && c.y.isFinite { escapedTotal += 1 } else { nanTotal += 1 }
+                    retire(k)
+                    spawn()
+                }
                 // Replace a few items, turn the gravity, attach or release, push one.
                 for _ in 0..<max(1, items / 100) where !live.isEmpty { retire(Int(rng.unit() * CGFloat(live.count)) % live.count); spawn() }
                 gravity.angle = .pi / 2 + 0.6 * sin(CGFloat(step) / 3000)
@@ -124,8 +133,9 @@ struct Soak: ParsableCommand {
                 fflush(stdout)   // a line at a time, also into a file or a pipe
             }
         }
-        if nanTotal > 0 || outsideTotal > 0 {
-            throw ValidationError("soak: \(nanTotal) non-finite item states and \(outsideTotal) items outside the box over the reports")
+        print("escaped items replaced: \(escapedTotal)")
+        if nanTotal > 0 || outsideTotal > 0 || escapedTotal > 0 {
+            throw ValidationError("soak: \(nanTotal) non-finite item states, \(outsideTotal) items outside the box at the reports and \(escapedTotal) escaped items replaced")
         }
     }
 }
