@@ -104,6 +104,11 @@ struct JointRecord {
     var anchorShift: Vec2 = .zero
     var anchorVelocity: Vec2 = .zero
 
+    /// Forgets the accumulated impulses (warm starting starts again from none).
+    mutating func resetImpulses() {
+        linearImpulse = .zero; angularImpulse = 0; axialImpulse = 0; lowerImpulse = 0; upperImpulse = 0; motorImpulse = 0
+    }
+
     // per-step temporaries
     var slotA: Int32 = -1       // -1 = not a moving body (world, static or not awake)
     var slotB: Int32 = -1

@@ -37,6 +37,11 @@ func solve22(_ k11: Float, _ k12: Float, _ k22: Float, _ b: Vec2) -> Vec2 {
 }
 
 extension World {
+    /// Whether a body's velocities are finite.
+    @inline(__always) static func isFinite(_ b: JointBody) -> Bool {
+        b.v.x.isFinite && b.v.y.isFinite && b.w.isFinite
+    }
+
     /// A joint's soft position correction, `rate` × `C`, bounded by `WorldSettings.jointPushMaxVelocity` (the wide
     /// rods' kernel bounds it with the same operations).
     @inline(__always) func jointBias(_ rate: Float, _ C: Float) -> Float {
@@ -159,11 +164,16 @@ extension World {
                     let jr = base + Int(j)
                     var A = bp.load(jr.pointee.slotA, jr.pointee.fixedPosA, jr.pointee.fixedRotA)
                     var B = bp.load(jr.pointee.slotB, jr.pointee.fixedPosB, jr.pointee.fixedRotB)
+                    let startA = A, startB = B
                     switch jr.pointee.kind {
                     case .distance: warmStartDistance(jr.pointee, &A, &B)
                     case .revolute, .weld: warmStartPoint(jr.pointee, &A, &B)
                     case .prismatic: warmStartPrismatic(jr.pointee, &A, &B)
                     case .snap: warmStartSnap(jr.pointee, &A)
+                    }
+                    if !(World.isFinite(A) && World.isFinite(B)) {
+                        A = startA; B = startB
+                        jr.pointee.resetImpulses()
                     }
                     bp.store(jr.pointee.slotA, A)
                     bp.store(jr.pointee.slotB, B)
@@ -187,12 +197,20 @@ extension World {
                     if weldsOnly && (jr.pointee.kind != .weld || jr.pointee.slotA < 0 || jr.pointee.slotB < 0) { continue }
                     var A = bp.load(jr.pointee.slotA, jr.pointee.fixedPosA, jr.pointee.fixedRotA)
                     var B = bp.load(jr.pointee.slotB, jr.pointee.fixedPosB, jr.pointee.fixedRotB)
+                    let startA = A, startB = B
                     switch jr.pointee.kind {
                     case .distance: solveDistance(&jr.pointee, &A, &B, soft: jointSoft, invH: invH, useBias: useBias)
                     case .revolute: solveRevolute(&jr.pointee, &A, &B, soft: jointSoft, h: h, invH: invH, useBias: useBias)
                     case .weld: solveWeld(&jr.pointee, &A, &B, soft: jointSoft, useBias: useBias)
                     case .prismatic: solvePrismatic(&jr.pointee, &A, &B, soft: jointSoft, invH: invH, useBias: useBias)
                     case .snap: solveSnap(&jr.pointee, &A)
+                    }
+                    // A joint that cannot be satisfied (fighting another, or the walls) accumulates impulse step
+                    // after step; should it overflow, it lets go of this pass and starts again from none, so that
+                    // no infinity or NaN reaches the bodies.
+                    if !(World.isFinite(A) && World.isFinite(B)) {
+                        A = startA; B = startB
+                        jr.pointee.resetImpulses()
                     }
                     bp.store(jr.pointee.slotA, A)
                     bp.store(jr.pointee.slotB, B)
