@@ -368,15 +368,22 @@ extension World {
         let n = bodies.awakeCount
         let pos = bodies.position.base, rot = bodies.rotation.base
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
-        // The speed limits, before every substep's move where constraints act (Box2D v3 clamps in its substeps
-        // too): joints that cannot be satisfied (a weld whose anchor is far from a light item) could otherwise
-        // multiply a velocity within one step beyond anything a `Float` holds.
-        let m = settings.maximumLinearSpeed, m2 = m * m, wMax = settings.maximumAngularSpeed
-        for s in 0..<n {
-            let v = vel[s], l2 = lengthSquared(v)
-            if l2 > m2 { vel[s] = (m / l2.squareRoot()) * v }
-            let w = angVel[s]
-            if Swift.abs(w) > wMax { angVel[s] = w > 0 ? wMax : -wMax }
+        // The speed limits, before every substep's move, for the bodies of scalar joints (Box2D v3 clamps in its
+        // substeps too): joints that cannot be satisfied (a weld whose anchor is far from a light item) could
+        // otherwise multiply a velocity within one step beyond anything a `Float` holds. (Contacts and the rods'
+        // batches cannot; every other body is held to the limits once per step, `limitSpeeds`.)
+        if !scalarJoints.isEmpty {
+            let m = settings.maximumLinearSpeed, m2 = m * m, wMax = settings.maximumAngularSpeed
+            @inline(__always) func limit(_ slot: Int32) {
+                guard slot >= 0 else { return }
+                let s = Int(slot), v = vel[s], l2 = lengthSquared(v)
+                if l2 > m2 { vel[s] = (m / l2.squareRoot()) * v }
+                let w = angVel[s]
+                if Swift.abs(w) > wMax { angVel[s] = w > 0 ? wMax : -wMax }
+            }
+            joints.withUnsafeBufferPointer { js in
+                for j in scalarJoints { limit(js[Int(j)].slotA); limit(js[Int(j)].slotB) }
+            }
         }
         pos.withMemoryRebound(to: Float.self, capacity: 2 * n) { p in
             vel.withMemoryRebound(to: Float.self, capacity: 2 * n) { v in
