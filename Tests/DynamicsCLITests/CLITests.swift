@@ -105,4 +105,34 @@ final class CLITests: XCTestCase {
         var command = try Dynamics.parseAsRoot(["soak", "--items", "60", "--steps", "600", "--every", "600"])
         try command.run()
     }
+
+    /// Mutations of a profile through `dynamics run` itself (parsing, checking, building, stepping, the summary):
+    /// each ends in a summary or in one line naming the file, never a stop.
+    func test_runOfMutatedProfiles_endsInASummaryOrOneLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dk-cli-fuzz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = try String(contentsOfFile: Self.profiles + "/bouncy-fall.json", encoding: .utf8)
+        var refused = 0, ran = 0
+        // Every number of the file in turn, replaced by a hostile value.
+        let numbers = try NSRegularExpression(pattern: "-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?")
+        let matches = numbers.matches(in: source, range: NSRange(source.startIndex..., in: source))
+        for (k, match) in matches.enumerated() {
+            for hostile in ["1e30", "-1e30", "0", "-1", "1e-30", "1e300"] {
+                let range = Range(match.range, in: source)!
+                let text = source.replacingCharacters(in: range, with: hostile)
+                let url = dir.appendingPathComponent("m\(k)-\(hostile).json")
+                try text.write(to: url, atomically: true, encoding: .utf8)
+                if let message = failure(["run", url.path, "--steps", "5"]) {
+                    refused += 1
+                    XCTAssertFalse(message.contains("\n"), "one line: \(message)")
+                    XCTAssertTrue(message.contains(url.lastPathComponent) || message.contains("--"), "names the file: \(message)")
+                } else {
+                    ran += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(refused, 0)
+        XCTAssertGreaterThan(ran, 0)
+    }
 }
