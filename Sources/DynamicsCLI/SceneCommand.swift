@@ -48,7 +48,7 @@ struct Scene: ParsableCommand {
         times.reserveCapacity(steps)
         for s in 0..<steps {
             let t = clock.now
-            world.step(dt: 1.0 / 60, substeps: substeps)
+            try world.step(dt: 1.0 / 60, substeps: substeps)
             let d = clock.now - t
             times.append(milliseconds(d))
             if verbose && (s + 1) % 60 == 0 { print("step \(s + 1): awake \(world.awakeBodyCount), contacts \(world.contactCount), \(world.profile)") }

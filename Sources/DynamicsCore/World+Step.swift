@@ -6,9 +6,12 @@ extension World {
     /// `contactEndedEvents` afterwards; bodies that fell asleep are in `bodiesFallenAsleep`.
     ///
     /// Complexity: O(awake bodies + their contacts and joints); sleeping and static bodies cost nothing.
-    public func step(dt: Float, substeps: Int) {
-        precondition(dt.isFinite && dt > 0, "time step must be positive and finite, got \(dt)")
-        precondition(substeps >= 1, "substep count must be at least 1, got \(substeps)")
+    ///
+    /// Throws a `DynamicsError` (and changes nothing) unless `dt` is from 10 µs to 1 s and `substeps` from 1 to 64:
+    /// the range a `Float` step can take (the object API's `timeStep` and `substepCount` have the same one).
+    public func step(dt: Float, substeps: Int) throws {
+        guard dt.isFinite && dt >= 1e-5 && dt <= 1 else { throw DynamicsError("World.step: dt must be between 0.00001 and 1 second, got \(dt)") }
+        guard substeps >= 1 && substeps <= 64 else { throw DynamicsError("World.step: substeps must be between 1 and 64, got \(substeps)") }
         let clock = ContinuousClock()
         let t0 = clock.now
         contactBeganEvents.removeAll(keepingCapacity: true)

@@ -85,7 +85,7 @@ struct SleepingIsland {
 /// box.gravity = Vec2(0, 1000)
 /// box.collisionClass = 1
 /// let id = try world.createBody(box)
-/// for _ in 0..<60 { world.step(dt: 1.0 / 60, substeps: 4) }
+/// for _ in 0..<60 { try world.step(dt: 1.0 / 60, substeps: 4) }
 /// print(world.origin(of: id))
 /// ```
 ///

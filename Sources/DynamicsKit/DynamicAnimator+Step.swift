@@ -18,7 +18,11 @@ extension DynamicAnimator {
             return false
         }
         let t1 = clock.now
-        world.step(dt: Float(timeStep), substeps: substepCount)
+        do { try world.step(dt: Float(timeStep), substeps: substepCount) } catch {
+            // (`timeStep` and `substepCount` are held to the same ranges, so this does not happen.)
+            ContractViolation.report("DynamicAnimator: \(error)")
+            return false
+        }
         elapsedTime += timeStep
         let t2 = clock.now
         writeBack()

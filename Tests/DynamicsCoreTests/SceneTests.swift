@@ -95,7 +95,7 @@ final class PropertyTests: XCTestCase {
             let world = try World(settings: settings)
             let scene = BenchmarkScene.pyramid(20)
             let (ids, links) = try world.build(scene)
-            for _ in 0..<600 { world.step(dt: 1.0 / 60, substeps: 4) }
+            for _ in 0..<600 { try world.step(dt: 1.0 / 60, substeps: 4) }
             let stats = world.statistics(of: scene, items: ids, links: links)
             XCTAssertEqual(stats.nonfinite, 0)
             return (stats.topDY, stats.topDX, world.awakeBodyCount)
@@ -138,7 +138,7 @@ final class PropertyTests: XCTestCase {
             let e0 = kineticEnergy(world, ids)
             var peak = e0
             for _ in 0..<180 {
-                world.step(dt: 1.0 / 60, substeps: 4)
+                try world.step(dt: 1.0 / 60, substeps: 4)
                 peak = max(peak, kineticEnergy(world, ids))
             }
             // Overlaps in the random start are pushed apart at a bounded speed; allow that small injection.
@@ -159,7 +159,7 @@ final class PropertyTests: XCTestCase {
                 try world.destroyBody(id)
                 XCTAssertFalse(world.isValid(id))
                 XCTAssertThrowsError(try world.destroyBody(id))
-                world.step(dt: 1.0 / 60, substeps: 4)
+                try world.step(dt: 1.0 / 60, substeps: 4)
                 let fresh = try world.createBody(.box(center: Vec2(200, 200), width: 5, height: 5))
                 XCTAssertTrue(world.isValid(fresh))
                 XCTAssertFalse(world.isValid(id), "a reused slot must not revive \(id)")
@@ -177,7 +177,7 @@ final class PropertyTests: XCTestCase {
         for seed in UInt64(1)...5 {
             let (world, ids) = try randomWorld(seed: seed, count: 300, gravity: true)
             for step in 0..<40 {
-                world.step(dt: 1.0 / 60, substeps: 4)
+                try world.step(dt: 1.0 / 60, substeps: 4)
                 guard step % 10 == 9 else { continue }
                 // The next step's candidates are computed from the state now: run the broadphase alone.
                 world.updatePairs(dt: 1.0 / 60)
@@ -215,7 +215,7 @@ final class PropertyTests: XCTestCase {
     func test_narrowphase_reusingTheFirstPolygon_givesTheManifoldsComputedAfresh() throws {
         for seed in UInt64(1)...3 {
             let (world, _) = try randomWorld(seed: seed, count: 300, gravity: true)
-            for _ in 0..<30 { world.step(dt: 1.0 / 60, substeps: 4) }
+            for _ in 0..<30 { try world.step(dt: 1.0 / 60, substeps: 4) }
             world.updatePairs(dt: 1.0 / 60)
             world.narrowphase(dt: 1.0 / 60)
             let scratch = UnsafeMutablePointer<Vec2>.allocate(capacity: 4 * maxPolygonVertices)
@@ -356,7 +356,7 @@ final class PropertyTests: XCTestCase {
             for b in column[(k + 1)...] { XCTAssertFalse(pairs.contains(key(a, b)), "\(a)-\(b) fall together") }
         }
         // And the steps stop the column on the floor (its top at 720), without tunnelling.
-        for _ in 0..<120 { world.step(dt: 1.0 / 60, substeps: 4) }
+        for _ in 0..<120 { try world.step(dt: 1.0 / 60, substeps: 4) }
         let y = world.centerOfMass(of: column[0]).y
         XCTAssertTrue(y > 705 && y < 716, "the lowest box rests on the floor, at \(y)")
     }
@@ -415,8 +415,8 @@ final class PropertyTests: XCTestCase {
                 case 280: both { w, _ in w.wakeAll() }
                 default: break
                 }
-                kept.step(dt: 1.0 / 60, substeps: 4)
-                searched.step(dt: 1.0 / 60, substeps: 4)
+                try kept.step(dt: 1.0 / 60, substeps: 4)
+                try searched.step(dt: 1.0 / 60, substeps: 4)
                 let a = kept.lastCandidatePairs, b = searched.lastCandidatePairs
                 XCTAssertTrue(a.elementsEqual(b, by: ==), "seed \(seed) step \(step): \(a.count) pairs against \(b.count)")
                 if !a.elementsEqual(b, by: ==) { return }
@@ -510,7 +510,7 @@ final class PropertyTests: XCTestCase {
 
     func test_contactsPersistAndWarmStart_sortedByKey() throws {
         let (world, _) = try randomWorld(seed: 9, count: 200, gravity: true)
-        for _ in 0..<120 { world.step(dt: 1.0 / 60, substeps: 4) }
+        for _ in 0..<120 { try world.step(dt: 1.0 / 60, substeps: 4) }
         let keys = world.contacts.map { ($0.keyHi, $0.keyLo) }
         XCTAssertEqual(keys.count, Set(keys.map { "\($0.0)-\($0.1)" }).count, "contacts are unique")
         XCTAssertTrue(zip(keys, keys.dropFirst()).allSatisfy { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }, "contacts are sorted")
@@ -611,7 +611,7 @@ final class CoreBadInputTests: XCTestCase {
         XCTAssertEqual(list(others[1]), [])
         XCTAssertEqual(list(others[2]), [j3.index])
         XCTAssertEqual(list(others[3]), [j3.index])
-        world.step(dt: 1.0 / 60, substeps: 4)
+        try world.step(dt: 1.0 / 60, substeps: 4)
         XCTAssertEqual(world.jointCount, 1)
     }
 }
@@ -623,7 +623,7 @@ final class FieldSwarmTests: XCTestCase {
         let (ids, _) = try world.build(.fieldSwarm(100))
         for id in ids { try world.setMaterial(id, restitution: 0, friction: 0, linearDamping: 0, angularDamping: 0, charge: 0) }
         let before = ids.map { world.origin(of: $0) }
-        world.step(dt: 1.0 / 60, substeps: 4)
+        try world.step(dt: 1.0 / 60, substeps: 4)
         for (k, id) in ids.enumerated() {
             let d = before[k] - Vec2(1000, 1000)
             let r = length(d)
@@ -710,7 +710,7 @@ final class IntegrationPathTests: XCTestCase {
                 try world.setMaterial(ids[0], restitution: 0, friction: 0, linearDamping: 0.3, angularDamping: 0.2, charge: 0)
                 try world.setConstantForce(ids[0], force: Vec2(1, -2), torqueA: 0.01, torqueB: 0.02)
             }
-            world.step(dt: 1.0 / 60, substeps: 4)
+            try world.step(dt: 1.0 / 60, substeps: 4)
         }
         if path == .freeMotion {
             switch world.freeProgram {
@@ -860,7 +860,7 @@ final class IntegrationPathTests: XCTestCase {
             still.append(try world.createBody(d))
         }
         let before = still.map { world.origin(of: $0) }
-        for _ in 0..<60 { world.step(dt: 1.0 / 60, substeps: 4) }
+        for _ in 0..<60 { try world.step(dt: 1.0 / 60, substeps: 4) }
         XCTAssertEqual(still.map { world.origin(of: $0) }, before)
         XCTAssertTrue(ids.allSatisfy { world.origin(of: $0).x.isFinite && world.isAwake($0) })
         XCTAssertNotEqual(world.origin(of: ids[9]), Vec2(190, 190))
@@ -923,7 +923,7 @@ extension IntegrationPathTests {
             }
             var trace: [[UInt32]] = []
             for step in 0..<240 {
-                world.step(dt: 1.0 / 60, substeps: 4)
+                try world.step(dt: 1.0 / 60, substeps: 4)
                 if step % 20 == 19 {
                     trace.append(ids.flatMap { id -> [UInt32] in
                         let p = world.origin(of: id), q = world.rotation(of: id)
@@ -953,7 +953,7 @@ final class WideJointTests: XCTestCase {
         if !wide { world.wideRodMinimum = .max }
         let scene = BenchmarkScene.jointGrid(12)
         let (items, links) = try world.build(scene)
-        for _ in 0..<steps { world.step(dt: 1.0 / 60, substeps: 4) }
+        for _ in 0..<steps { try world.step(dt: 1.0 / 60, substeps: 4) }
         return (world, world.statistics(of: scene, items: items, links: links))
     }
 
@@ -1009,7 +1009,7 @@ final class WideJointTests: XCTestCase {
             j.length = 12; j.minLength = 12; j.maxLength = 12
             joints.append(try world.createJoint(j))
         }
-        for _ in 0..<steps { world.step(dt: 1.0 / 60, substeps: 4) }
+        for _ in 0..<steps { try world.step(dt: 1.0 / 60, substeps: 4) }
         var maxError: Float = 0
         for j in joints {
             let (a, b) = world.jointAnchors(j)
@@ -1044,11 +1044,11 @@ final class WideJointTests: XCTestCase {
             var j = JointDefinition(kind: .distance, bodyA: b, bodyB: anchor)
             j.length = 50; j.minLength = 50; j.maxLength = 50
             try world.createJoint(j)
-            for _ in 0..<30 { world.step(dt: 1.0 / 60, substeps: 4) }
+            for _ in 0..<30 { try world.step(dt: 1.0 / 60, substeps: 4) }
             XCTAssertEqual(length(world.origin(of: b) - Vec2(100, 100)), 50, accuracy: 0.5)
             try world.setTransform(anchor, origin: Vec2(300, 100), angle: 0)
             XCTAssertTrue(world.isAwake(b), "moving a static body wakes what hangs from it")
-            for _ in 0..<120 { world.step(dt: 1.0 / 60, substeps: 4) }
+            for _ in 0..<120 { try world.step(dt: 1.0 / 60, substeps: 4) }
             XCTAssertEqual(length(world.origin(of: b) - Vec2(300, 100)), 50, accuracy: 0.5, wide ? "wide" : "scalar")
             XCTAssertEqual(wide, !world.centreRods.isEmpty)
         }
@@ -1062,7 +1062,7 @@ final class WideJointTests: XCTestCase {
             let (items, links) = try world.build(BenchmarkScene.jointGrid(12))
             for _ in 0..<60 {
                 if rebuild { world.rodLayoutDirty = true }
-                world.step(dt: 1.0 / 60, substeps: 4)
+                try world.step(dt: 1.0 / 60, substeps: 4)
             }
             return (world, items, links)
         }
@@ -1075,7 +1075,7 @@ final class WideJointTests: XCTestCase {
         // An edit reaches the batches: a longer link is longer after a few steps.
         let j = links[links.count / 2]
         try kept.setJointParameters(j, length: 30, minLength: 30, maxLength: 30, hertz: 0, dampingRatio: 0, maxFrictionTorque: 0)
-        for _ in 0..<30 { kept.step(dt: 1.0 / 60, substeps: 4) }
+        for _ in 0..<30 { try kept.step(dt: 1.0 / 60, substeps: 4) }
         let (a, b) = kept.jointAnchors(j)
         XCTAssertEqual(length(b - a), 30, accuracy: 1)
     }
@@ -1085,7 +1085,7 @@ final class WideJointTests: XCTestCase {
     func test_rodImpulses_reachTheRecordsBeforeARecordIsReused() throws {
         let world = World()
         let (items, links) = try world.build(BenchmarkScene.jointGrid(12))
-        for _ in 0..<30 { world.step(dt: 1.0 / 60, substeps: 4) }
+        for _ in 0..<30 { try world.step(dt: 1.0 / 60, substeps: 4) }
         XCTAssertTrue(world.rodImpulsesPending, "the batches hold the newest impulses")
         let j = links[links.count / 2]
         var batchImpulse: Float?
@@ -1138,7 +1138,7 @@ final class WideContactTests: XCTestCase {
         let world = try World(settings: settings)
         if !wide { world.wideContactMinimum = .max }
         let (items, links) = try world.build(scene)
-        for _ in 0..<steps { world.step(dt: 1.0 / 60, substeps: 4) }
+        for _ in 0..<steps { try world.step(dt: 1.0 / 60, substeps: 4) }
         return (world, world.statistics(of: scene, items: items, links: links))
     }
 
@@ -1159,7 +1159,7 @@ final class WideContactTests: XCTestCase {
             }
             var trace: [Vec2] = []
             for _ in 0..<90 {
-                world.step(dt: 1.0 / 60, substeps: 4)
+                try world.step(dt: 1.0 / 60, substeps: 4)
                 XCTAssertEqual(world.wideContacts.isEmpty, !wide || world.contacts.count < 16)
                 for id in ids { trace.append(world.origin(of: id)) }
             }
@@ -1217,7 +1217,7 @@ final class WideContactTests: XCTestCase {
             var out: [[UInt32]] = []
             var wideRan = false
             for step in 0..<240 {
-                world.step(dt: 1.0 / 60, substeps: 4)
+                try world.step(dt: 1.0 / 60, substeps: 4)
                 if !world.wideContacts.isEmpty { wideRan = true }
                 if step % 30 == 29 {
                     out.append(items.flatMap { id -> [UInt32] in
@@ -1259,7 +1259,7 @@ final class WideContactTests: XCTestCase {
             let plank = try world.createBody(plankDefinition)
             var trace: [Vec2] = []
             for step in 0..<steps {
-                world.step(dt: 1.0 / 60, substeps: 4)
+                try world.step(dt: 1.0 / 60, substeps: 4)
                 if wide && step < 20 {
                     XCTAssertFalse(world.wideContacts.isEmpty, "step \(step): the batches ran")
                     XCTAssertFalse(world.constraints.isEmpty, "step \(step): 72 contacts at the plank overflow 64 colours")
@@ -1332,7 +1332,7 @@ final class ManifoldReuseTests: XCTestCase {
                 let (items, _) = try world.build(scene)
                 var states: [UInt32] = [], reused: [Int] = [], contacts: [Int] = []
                 for _ in 0..<240 {
-                    world.step(dt: 1.0 / 60, substeps: 4)
+                    try world.step(dt: 1.0 / 60, substeps: 4)
                     reused.append(world.reusedManifoldCount); contacts.append(world.contactCount)
                     for id in items {
                         let p = world.origin(of: id), v = world.velocity(of: id), q = world.rotation(of: id)
@@ -1364,7 +1364,7 @@ final class ManifoldReuseTests: XCTestCase {
     /// the new gap.
     func test_aMovedBody_getsItsManifoldComputedAgain() throws {
         let (world, box) = try boxOnFloor()
-        for _ in 0..<20 { world.step(dt: 1.0 / 60, substeps: 4) }
+        for _ in 0..<20 { try world.step(dt: 1.0 / 60, substeps: 4) }
         XCTAssertEqual(world.contactCount, 1)
         XCTAssertEqual(world.reusedManifoldCount, 1, "a resting box keeps its manifold")
         let restingY = world.origin(of: box).y
@@ -1372,7 +1372,7 @@ final class ManifoldReuseTests: XCTestCase {
         try world.setTransform(box, origin: Vec2(world.origin(of: box).x, restingY - 0.02), angle: 0)
         try world.setVelocity(box, .zero)
         let before = world.contacts[0].manifold.points.0.separation
-        world.step(dt: 1.0 / 60, substeps: 4)
+        try world.step(dt: 1.0 / 60, substeps: 4)
         XCTAssertEqual(world.reusedManifoldCount, 0, "nothing is reused after the caller moved a body")
         let after = world.contacts[0].manifold.points.0
         XCTAssertEqual(after.separation, after.referenceSeparation, "computed at the present pose")
@@ -1387,7 +1387,7 @@ final class ManifoldReuseTests: XCTestCase {
         for step in 0..<25 {
             // The narrowphase runs at the start of the step, at these positions.
             let y = world.origin(of: box).y
-            world.step(dt: 1.0 / 60, substeps: 4)
+            try world.step(dt: 1.0 / 60, substeps: 4)
             XCTAssertEqual(world.contactCount, 1)
             guard world.contactCount == 1 else { continue }
             let c = world.contacts[0]
@@ -1466,7 +1466,7 @@ extension CapacityTests {
         var peak = 0, eventPeak = 0
         var steps = 0
         while steps < 600 && (steps < 200 || world.awakeBodyCount > 0) {
-            world.step(dt: 1.0 / 60, substeps: 4)
+            try world.step(dt: 1.0 / 60, substeps: 4)
             peak = max(peak, world.wideContacts.capacity)
             eventPeak = max(eventPeak, world.contactBeganEvents.capacity)
             steps += 1
@@ -1484,7 +1484,7 @@ extension CapacityTests {
         XCTAssertLessThanOrEqual(world.wideContacts.capacity, 1024)
         // One more step at rest: every per-step table is given back; the bodies, the static grid and the
         // sleeping islands (with their contacts) are all a resting world keeps.
-        world.step(dt: 1.0 / 60, substeps: 4)
+        try world.step(dt: 1.0 / 60, substeps: 4)
         let tables: [(String, Int)] = [
             ("contacts", world.contacts.capacity), ("contactHistory", world.contactHistory.capacity),
             ("constraints", world.constraints.capacity), ("wideContacts", world.wideContacts.capacity),
@@ -1499,7 +1499,7 @@ extension CapacityTests {
         world.wakeAll()
         var touched = 0
         for _ in 0..<400 where world.awakeBodyCount > 0 {
-            world.step(dt: 1.0 / 60, substeps: 4)
+            try world.step(dt: 1.0 / 60, substeps: 4)
             touched = max(touched, world.contacts.count)
         }
         XCTAssertGreaterThan(touched, 1000, "the woken pile's contacts are solved again")

@@ -18,7 +18,7 @@ final class StressTests: XCTestCase {
         let (ids, _) = try world.build(scene)
         var sleptAt: Int?
         for step in 1...1800 {
-            world.step(dt: 1.0 / 60, substeps: 4)
+            try world.step(dt: 1.0 / 60, substeps: 4)
             if world.awakeBodyCount == 0 { sleptAt = step; break }
         }
         var outside = 0, nonfinite = 0
@@ -40,7 +40,7 @@ final class StressTests: XCTestCase {
         let world = try World(settings: settings)
         let scene = BenchmarkScene.pyramid(100)
         let (ids, links) = try world.build(scene)
-        for _ in 0..<600 { world.step(dt: 1.0 / 60, substeps: 12) }
+        for _ in 0..<600 { try world.step(dt: 1.0 / 60, substeps: 12) }
         let stats = world.statistics(of: scene, items: ids, links: links)
         XCTAssertEqual(stats.nonfinite, 0)
         XCTAssertEqual(stats.outside, 0)
@@ -53,7 +53,7 @@ final class StressTests: XCTestCase {
         func run() throws -> [UInt32] {
             let world = World()
             let (ids, _) = try world.build(.rain(1000))
-            for _ in 0..<300 { world.step(dt: 1.0 / 60, substeps: 4) }
+            for _ in 0..<300 { try world.step(dt: 1.0 / 60, substeps: 4) }
             return ids.flatMap { id -> [UInt32] in
                 let p = world.origin(of: id); let q = world.rotation(of: id)
                 return [p.x.bitPattern, p.y.bitPattern, q.c.bitPattern, q.s.bitPattern]

@@ -33,4 +33,18 @@ final class WorldErrorsTests: XCTestCase {
             XCTAssertThrowsError(try call()) { error in XCTAssertTrue("\(error)".contains(name), "\(error)") }
         }
     }
+
+    func test_stepOutsideItsRange_throwsAndChangesNothing() throws {
+        let world = World()
+        var def = BodyDefinition.box(center: Vec2(0, 0), width: 10, height: 10)
+        def.gravity = Vec2(0, 1000)
+        let id = try world.createBody(def)
+        for (dt, substeps) in [(Float(0), 4), (1e-50, 4), (.nan, 4), (.infinity, 4), (2, 4), (1.0 / 60, 0), (1.0 / 60, 65)] as [(Float, Int)] {
+            XCTAssertThrowsError(try world.step(dt: dt, substeps: substeps)) { error in XCTAssertTrue("\(error)".contains("World.step"), "\(error)") }
+        }
+        XCTAssertEqual(world.stepCount, 0)
+        XCTAssertEqual(world.origin(of: id), Vec2(0, 0))
+        try world.step(dt: 1.0 / 60, substeps: 4)
+        XCTAssertEqual(world.stepCount, 1)
+    }
 }

@@ -71,10 +71,10 @@ func report(_ state: UnsafeMutableRawPointer, _ profile: Profile, _ run: Run) {
     for (name, value) in stats.values(for: scene.kind) { dk_benchmark_set_counter(state, name, value) }
 }
 
-func elapsedMs(_ body: () -> Void) -> Double {
+func elapsedMs(_ body: () throws -> Void) rethrows -> Double {
     let clock = ContinuousClock()
     let t = clock.now
-    body()
+    try body()
     let d = clock.now - t
     return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
 }
@@ -94,7 +94,7 @@ func runCore(_ profile: Profile, _ state: UnsafeMutableRawPointer) throws -> Run
     steps.reserveCapacity(profile.steps)
     let dt = Float(profile.timeStep)
     dk_benchmark_resume(state)
-    steps.append(elapsedMs { world.step(dt: dt, substeps: profile.substeps) })
+    steps.append(try elapsedMs { try world.step(dt: dt, substeps: profile.substeps) })
     dk_benchmark_pause(state)
     // The world after its first step, per item: the heap it holds, without the caller's lists of ids and links
     // and the list of step times.
@@ -102,7 +102,7 @@ func runCore(_ profile: Profile, _ state: UnsafeMutableRawPointer) throws -> Run
         + steps.capacity * MemoryLayout<Double>.stride
     let bytes = Double(heapInUse() - before - callers) / Double(max(1, ids.count))
     dk_benchmark_resume(state)
-    for _ in 1..<profile.steps { steps.append(elapsedMs { world.step(dt: dt, substeps: profile.substeps) }) }
+    for _ in 1..<profile.steps { steps.append(try elapsedMs { try world.step(dt: dt, substeps: profile.substeps) }) }
     dk_benchmark_pause(state)
     return Run(stepMs: steps, statistics: world.statistics(of: profile.scene!, items: ids, links: links),
                awake: world.awakeBodyCount, bytesPerItem: bytes)
