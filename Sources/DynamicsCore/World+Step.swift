@@ -393,8 +393,12 @@ extension World {
                 for k in 0..<(2 * n) { p[k] += h * v[k] }
             }
         }
+        // At most a quarter turn a substep (Box2D v3's bound): an item turning faster than that outruns the contact
+        // points its step's manifold follows, and sinks into what it spins against.
+        let maxTurn: Float = 0.25 * .pi / h
         for s in 0..<n {
-            let w = angVel[s]
+            var w = angVel[s]
+            if Swift.abs(w) > maxTurn { w = w > 0 ? maxTurn : -maxTurn; angVel[s] = w }
             if w != 0 { rot[s] = rot[s].integrated(by: h * w) }
         }
     }

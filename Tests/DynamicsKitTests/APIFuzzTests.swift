@@ -245,6 +245,6 @@ final class APIFuzzTests: XCTestCase {
         let total = Int(env["DYNAMICS_FUZZ_OPERATIONS"] ?? "") ?? 3000
         let first = UInt64(env["DYNAMICS_FUZZ_SEED"] ?? "") ?? 1
         let perSeed = 300
-        fuzz(seeds: first..<(first + UInt64(max(1, total / perSeed))), operations: perSeed)
+        fuzz(seeds: first..<(first + UInt64(max(1, (total + perSeed - 1) / perSeed))), operations: perSeed)
     }
 }
