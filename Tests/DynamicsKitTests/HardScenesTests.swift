@@ -12,8 +12,8 @@ final class HardScenesTests: XCTestCase {
     }
 
     /// "Energy never grows without input": 100 perfectly elastic, frictionless boxes in a box, no gravity, no
-    /// resistance. (Bouncing both points of a turning box one after the other once took them to 8 times their
-    /// energy and out of the box.)
+    /// resistance. (It fails if both points of a turning box bounce one after the other: each point's target ignores
+    /// what the other's impulse did, and the boxes gain energy until they leave the box.)
     func test_elasticBoxesInABox_neverGainEnergy() {
         let animator = UIDynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 500, height: 500))
         var rng = LCG(state: 7)
@@ -86,8 +86,8 @@ final class HardScenesTests: XCTestCase {
     /// "The singularity at the centre must not inject unbounded speed; an item must not leave a box through its
     /// walls at any speed": 60 items in a radial gravity well (strength 3, the default tiny minimum radius) inside a
     /// walled box. Items pass the singular core at up to the speed limit and strike the walls; they may press into a
-    /// wall for a step (a soft contact), never through it. (Thrown through the core within one step, items once
-    /// outran their speculative contacts and left the box: the step's field accelerations are now foreseen.)
+    /// wall for a step (a soft contact), never through it. (It fails if the broadphase and the speculative contacts
+    /// do not foresee the step's field accelerations: an item thrown through the core within one step outruns them.)
     func test_radialGravityWellInABox_keepsItsItemsInside() {
         let animator = UIDynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 600, height: 600))
         var items: [HeadlessItem] = []
@@ -140,9 +140,9 @@ final class HardScenesTests: XCTestCase {
         return item.center.y > 400
     }
 
-    /// "Boundary lines and thin static items hold at every angle, up to at least 100,000 pt/s." (A fast item's
-    /// speculative contact once had its anchor at the middle of the gap, which swung with the item's spin and
-    /// opened the contact: 5- and 10-point items passed through from 50,000 points/s at 11°–31° off the normal.)
+    /// "Boundary lines and thin static items hold at every angle, up to at least 100,000 pt/s." (It fails if a
+    /// speculative contact's anchors sit at the middle of the gap: they swing with the item's spin and open the
+    /// contact, and 5- and 10-point items pass through from 50,000 points/s at 11°–31° off the normal.)
     func test_obliqueFastItems_neverPassThroughLinesOrThinItems() {
         for thin in [false, true] {
             for size: CGFloat in [5, 10] {

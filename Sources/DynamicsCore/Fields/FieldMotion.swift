@@ -3,8 +3,8 @@
 // Three field kinds act through the velocity in a way that an explicit force held over a step cannot integrate on a
 // light item: a drag (dv/dt = −c·v) reverses the velocity once c·dt > 1, a magnetic field (dv/dt = Ω·(vy, −vx))
 // makes a circle into an outward spiral, and a linear spring (dv/dt = −K·(x − c)) gains amplitude once K·dt² is
-// not small. At their default strength 1 on a 10×10 item (mass 0.01) c is 100/s, Ω 100 rad/s and K 100/s²: all
-// three blew up. Here each is integrated per substep without error in what it conserves:
+// not small. At their default strength 1 on a 10×10 item (mass 0.01) c is 100/s, Ω 100 rad/s and K 100/s², far
+// past that. Here each is integrated per substep without error in what it conserves:
 //
 // - drag: v ← v·e^(−c·h), an exact decay, which never reverses the velocity;
 // - magnetic: v turned by Ω·h, an exact rotation, which never changes the speed;
