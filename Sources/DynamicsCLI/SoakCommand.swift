@@ -40,7 +40,7 @@ struct Soak: ParsableCommand {
     }
 
     func run() throws {
-        var rng = SoakRandom(state: seed)
+        var rng = SplitMix64(state: seed)
         let box = CGRect(x: 0, y: 0, width: 2000, height: 2000)
         let animator = DynamicAnimator(referenceBounds: box)
         let gravity = GravityBehavior()
@@ -56,8 +56,8 @@ struct Soak: ParsableCommand {
         var pushes: [PushBehavior] = []
         var serial = 0
         func spawn() {
-            let size = CGSize(width: 6 + 20 * rng.unit(), height: 6 + 20 * rng.unit())
-            let item = HeadlessItem(center: CGPoint(x: 40 + 1920 * rng.unit(), y: 40 + 1920 * rng.unit()), size: size,
+            let size = CGSize(width: 6 + 20 * CGFloat(rng.unit()), height: 6 + 20 * CGFloat(rng.unit()))
+            let item = HeadlessItem(center: CGPoint(x: 40 + 1920 * CGFloat(rng.unit()), y: 40 + 1920 * CGFloat(rng.unit())), size: size,
                                     name: "s\(serial)", collisionBoundsType: rng.unit() < 0.3 ? .ellipse : .rectangle)
             serial += 1
             live.append(item)
@@ -89,10 +89,10 @@ struct Soak: ParsableCommand {
                     spawn()
                 }
                 // Replace a few items, turn the gravity, attach or release, push one.
-                for _ in 0..<max(1, items / 100) where !live.isEmpty { retire(Int(rng.unit() * CGFloat(live.count)) % live.count); spawn() }
+                for _ in 0..<max(1, items / 100) where !live.isEmpty { retire(Int(rng.unit() * Double(live.count)) % live.count); spawn() }
                 gravity.angle = .pi / 2 + 0.6 * sin(CGFloat(step) / 3000)
                 if rng.unit() < 0.5, live.count > 2 {
-                    let a = live[Int(rng.unit() * CGFloat(live.count)) % live.count], b = live[Int(rng.unit() * CGFloat(live.count)) % live.count]
+                    let a = live[Int(rng.unit() * Double(live.count)) % live.count], b = live[Int(rng.unit() * Double(live.count)) % live.count]
                     if a !== b {
                         let attachment = rng.unit() < 0.5 ? AttachmentBehavior(item: a, attachedTo: b)
                             : AttachmentBehavior.pinAttachment(with: a, attachedTo: b, attachmentAnchor: a.center)
@@ -107,7 +107,7 @@ struct Soak: ParsableCommand {
                 pushes.removeAll()
                 if let item = live.randomElement(using: &rng) {
                     let push = PushBehavior(items: [item], mode: .instantaneous)
-                    push.setAngle(2 * .pi * rng.unit(), magnitude: 0.5 * rng.unit())
+                    push.setAngle(2 * .pi * CGFloat(rng.unit()), magnitude: 0.5 * CGFloat(rng.unit()))
                     animator.addBehavior(push)
                     pushes.append(push)
                 }
@@ -138,18 +138,4 @@ struct Soak: ParsableCommand {
             throw ValidationError("soak: \(nanTotal) non-finite item states, \(outsideTotal) items outside the box at the reports and \(escapedTotal) escaped items replaced")
         }
     }
-}
-
-/// SplitMix64, for the churn.
-struct SoakRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// A number in [0, 1).
-    mutating func unit() -> CGFloat { CGFloat(next() >> 11) / CGFloat(1 << 53) }
 }

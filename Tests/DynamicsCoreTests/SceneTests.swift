@@ -1510,20 +1510,8 @@ extension CapacityTests {
 
 /// The broadphase's sorts against the standard library's.
 final class SortTests: XCTestCase {
-    /// A seeded generator (SplitMix64), so a failure can be reproduced.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     func test_radixAndBucketSorts_matchTheStandardSort() {
-        var rng = Seeded(state: 12345)
+        var rng = SplitMix64(state: 12345)
         var scratch: [UInt64] = [], counts: [Int] = [], buckets: [Int32] = []
         for n in [0, 1, 5, 127, 128, 1000, 5000] {
             // Pairs: lower id in the high half, higher id in the low half, with repeats.

@@ -9,17 +9,6 @@ import XCTest
 /// --filter APIFuzzTests` runs a long one (`DYNAMICS_FUZZ_SEED` picks the first seed). A failure prints the seed
 /// and the operations that led to it, a reproduction to paste into a test.
 final class APIFuzzTests: XCTestCase {
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// One fuzzing session: an animator over a 1000 × 1000 box, and pools of items and behaviors.
     final class Session: CollisionBehaviorDelegate, DynamicAnimatorDelegate {
         var rng: SplitMix64
