@@ -1,3 +1,7 @@
+/// How far from its body's origin a shape may reach, in points: a `Float` still resolves a point there, and a
+/// body's moment of inertia (mass × size²) stays finite.
+public let maximumShapeCoordinate: Float = 10_000_000
+
 /// The largest vertex count of one convex polygon shape. Larger convex outlines are simplified by the caller (the
 /// object API flattens and reduces paths); 64 keeps per-shape work bounded.
 public let maxPolygonVertices = 64
@@ -130,18 +134,26 @@ public struct ConvexPolygon: Equatable, Sendable {
 }
 
 extension ShapeGeometry {
-    /// Validates the geometry (finite, positive size).
+    /// Validates the geometry: finite, a positive size, every point within ±`maximumShapeCoordinate` of the body's
+    /// origin.
     func validate(_ what: String) throws {
+        let limit = maximumShapeCoordinate
+        func within(_ p: Vec2, _ name: String) throws {
+            try requireFinite(p, "\(what) \(name)")
+            if Swift.abs(p.x) > limit || Swift.abs(p.y) > limit {
+                throw DynamicsError("\(what) \(name) must be within ±10,000,000 points of the body's origin, got (\(p.x), \(p.y))")
+            }
+        }
         switch self {
         case let .circle(c, r):
-            try requireFinite(c, "\(what) circle center")
-            if !(r.isFinite && r > 0) { throw DynamicsError("\(what) circle radius must be positive and finite, got \(r)") }
+            try within(c, "circle center")
+            if !(r.isFinite && r > 0 && r <= limit) { throw DynamicsError("\(what) circle radius must be positive and at most 10,000,000 points, got \(r)") }
         case let .polygon(p):
-            for (i, v) in p.vertices.enumerated() { try requireFinite(v, "\(what) vertex \(i)") }
+            for (i, v) in p.vertices.enumerated() { try within(v, "vertex \(i)") }
             if p.vertices.count < 3 { throw DynamicsError("\(what) polygon needs 3 vertices") }
             if p.vertices.count > maxPolygonVertices { throw DynamicsError("\(what) polygon has more than \(maxPolygonVertices) vertices") }
         case let .segment(a, b):
-            try requireFinite(a, "\(what) segment start"); try requireFinite(b, "\(what) segment end")
+            try within(a, "segment start"); try within(b, "segment end")
             if length(b - a) <= 1e-4 { throw DynamicsError("\(what) segment has zero length") }
         }
     }

@@ -2,7 +2,7 @@ extension World {
     /// Advances the world by `dt` seconds in `substeps` substeps.
     ///
     /// Stages (DESIGN.md): forces, broadphase, narrowphase and contact events, the substepped soft solver over
-    /// the awake bodies, islands and sleep. Events of this step are in `contactBeganEvents` /
+    /// the awake bodies, the continuous pass against static shapes (World+Continuous), islands and sleep. Events of this step are in `contactBeganEvents` /
     /// `contactEndedEvents` afterwards; bodies that fell asleep are in `bodiesFallenAsleep`.
     ///
     /// Complexity: O(awake bodies + their contacts and joints); sleeping and static bodies cost nothing.
@@ -49,9 +49,11 @@ extension World {
             ready = freeMotionPass(dt: dt, h: h, substeps: substeps)
         } else {
             if awakeJointsDirty { refreshAwakeJoints() }
+            let continuous = prepareContinuous(dt: dt)
             solve(h: h, substeps: substeps)
             unfoldFieldAcceleration()
             limitSpeeds()
+            if continuous { solveContinuous() }
             if awakeJointsDirty { refreshAwakeJoints() }
             ready = restTest(dt: dt)
         }

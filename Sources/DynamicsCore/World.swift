@@ -224,6 +224,13 @@ public final class World {
     /// The counting sort's bucket counts (cells in use, or body ids).
     @exclusivity(unchecked) @usableFromInline var bucketCounts: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var awakeOversize: [Int32] = []
+    /// The continuous pass's scratch (World+Continuous.swift): per awake slot (the first `continuousCount`), its
+    /// position at the step's start and where its start velocity would take it (x, y, predicted x, predicted y;
+    /// infinite for a body near a static one); the slots to test; the static bodies near one path.
+    @exclusivity(unchecked) @usableFromInline var continuousStart: [SIMD4<Float>] = []
+    @exclusivity(unchecked) @usableFromInline var continuousCount = 0
+    @exclusivity(unchecked) @usableFromInline var continuousTested: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var continuousNear: [UInt64] = []
     /// The broadphase's kept candidates (World+BroadPhase.swift): each awake body's fat box, by slot (its boxes
     /// swept in the awake bodies' common frame and in the world, grown by a margin), the candidate pairs, sorted
     /// (every pair whose fat boxes overlap), the cells of the last full search and the bodies given new fat boxes
@@ -450,6 +457,28 @@ public final class World {
         return BodyID(index: id, generation: bodies.generation[i])
     }
 
+    /// The rules for a body's shapes: one to 65,535 of them, each valid (`ShapeGeometry.validate`: finite, within
+    /// ±`maximumShapeCoordinate` of the body's origin) with a finite mass that is not negative, a positive total
+    /// mass for a dynamic body, and a total mass and moment of inertia a `Float` holds.
+    static func validateShapes(_ defs: [ShapeDefinition], dynamic: Bool, _ what: String) throws {
+        if defs.isEmpty { throw DynamicsError("\(what): a body needs at least one shape") }
+        if defs.count > 0xFFFF { throw DynamicsError("\(what): a body may have at most 65535 shapes, got \(defs.count)") }
+        var mass: Float = 0, inertia: Float = 0
+        for (k, shape) in defs.enumerated() {
+            try shape.geometry.validate("\(what) shape \(k)")
+            if !(shape.mass.isFinite && shape.mass >= 0) {
+                throw DynamicsError("\(what) shape \(k) mass must be finite and not negative, got \(shape.mass)")
+            }
+            let m = shape.geometry.massShape
+            mass += shape.mass
+            inertia += shape.mass * (m.inertiaPerMass + lengthSquared(m.centroid))
+        }
+        if dynamic && mass <= 0 { throw DynamicsError("\(what): a dynamic body needs a positive mass") }
+        if !(mass.isFinite && inertia.isFinite) {
+            throw DynamicsError("\(what): the shapes' mass (\(mass)) and moment of inertia (\(inertia)) must be finite: the shapes are too large or too dense")
+        }
+    }
+
     func validate(_ def: BodyDefinition) throws {
         try requireFinite(def.position, "body position")
         try requireFinite(def.angle, "body angle")
@@ -461,17 +490,7 @@ public final class World {
             if !(v.isFinite && v >= 0) { throw DynamicsError("body \(name) must be finite and not negative, got \(v)") }
         }
         try requireFinite(def.charge, "body charge")
-        if def.shapes.isEmpty { throw DynamicsError("a body needs at least one shape") }
-        if def.shapes.count > 0xFFFF { throw DynamicsError("a body may have at most 65535 shapes") }
-        for (k, shape) in def.shapes.enumerated() {
-            try shape.geometry.validate("shape \(k)")
-            if !(shape.mass.isFinite && shape.mass >= 0) {
-                throw DynamicsError("shape \(k) mass must be finite and not negative, got \(shape.mass)")
-            }
-        }
-        if def.type == .dynamic && def.shapes.reduce(0, { $0 + $1.mass }) <= 0 {
-            throw DynamicsError("a dynamic body needs a positive mass")
-        }
+        try World.validateShapes(def.shapes, dynamic: def.type == .dynamic, "a body")
         if def.collisionClass < 0 || Int(def.collisionClass) >= classCount {
             throw DynamicsError("collision class \(def.collisionClass) is not in the collision matrix (0..<\(classCount))")
         }
@@ -833,13 +852,7 @@ public final class World {
     /// Replaces the body's shapes (and so its mass); keeps the origin where it is.
     public func setShapes(_ id: BodyID, _ defs: [ShapeDefinition]) throws {
         let i = try validIndex(id, "setShapes")
-        if defs.isEmpty { throw DynamicsError("\(id): a body needs at least one shape") }
-        if defs.count > 0xFFFF { throw DynamicsError("\(id): a body may have at most 65535 shapes, got \(defs.count)") }
-        for (k, shape) in defs.enumerated() {
-            try shape.geometry.validate("\(id) shape \(k)")
-            if !(shape.mass.isFinite && shape.mass >= 0) { throw DynamicsError("\(id) shape \(k) mass must be finite and not negative") }
-        }
-        if bodies.type(i) == .dynamic && defs.reduce(0, { $0 + $1.mass }) <= 0 { throw DynamicsError("\(id): a dynamic body needs a positive mass") }
+        try World.validateShapes(defs, dynamic: bodies.type(i) == .dynamic, "\(id)")
         let o = origin(of: id)
         wakeBody(i)
         let s = Int(bodies.slot[i])

@@ -159,7 +159,8 @@ extension DynamicAnimator {
             do {
                 try world.setType(r.body, p.anchored ? .static : .dynamic)
                 if Float(p.density) != r.density {
-                    let (shapes, _) = try makeShapes(for: item, density: p.density)
+                    let (shapes, _) = try makeShapes(for: item, density: p.density,
+                                                     accepted: (CGSize(width: CGFloat(r.width), height: CGFloat(r.height)), r.boundsType))
                     try world.setShapes(r.body, shapes)
                     records[tag]!.density = Float(p.density)
                 }
@@ -257,13 +258,17 @@ extension DynamicAnimator {
 
     // MARK: - Bodies
 
-    /// The engine shapes of an item (or of a group's members), with UIKit's mass rule.
-    func makeShapes(for item: DynamicItem, density: CGFloat) throws -> ([ShapeDefinition], [GroupMember]) {
+    /// The engine shapes of an item (or of a group's members), with UIKit's mass rule. `accepted` gives the size
+    /// and bounds type the animator last accepted for an item already in it (a later change to the item's bounds
+    /// counts only once `updateItem(usingCurrentState:)` accepts it).
+    func makeShapes(for item: DynamicItem, density: CGFloat,
+                    accepted: (size: CGSize, type: DynamicItemCollisionBoundsType)? = nil) throws -> ([ShapeDefinition], [GroupMember]) {
         func shape(of member: DynamicItem, center: Vec2, angle: Float) throws -> ShapeDefinition {
-            let w = Float(member.bounds.width), h = Float(member.bounds.height)
+            let size = member === item ? accepted?.size ?? member.bounds.size : member.bounds.size
+            let w = Float(size.width), h = Float(size.height)
             let mass = Float(density) * w * h / 10_000
             let q = Rot(angle: angle)
-            switch member.collisionBoundsType {
+            switch member === item ? accepted?.type ?? member.collisionBoundsType : member.collisionBoundsType {
             case .rectangle:
                 return ShapeDefinition(.box(width: w, height: h, center: center, angle: angle), mass: mass)
             case .ellipse:

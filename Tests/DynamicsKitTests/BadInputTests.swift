@@ -183,4 +183,26 @@ final class BadInputTests: XCTestCase {
         XCTAssertClose(item.center.y, 190, within: 2.5)
         XCTAssertEqual(recorder.messages.count, 3)
     }
+
+    /// A bounds change the animator refused is not picked up later: when the item's density changes, its shapes are
+    /// rebuilt from the size last accepted, not from the refused bounds still on the item. (It fails if the rebuild
+    /// reads the item's bounds: a 1e30-point-tall box has an infinite moment of inertia and the item goes NaN.)
+    func test_refusedBoundsChange_isNotUsedWhenTheDensityChanges() {
+        let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 200, height: 200))
+        let item = box(100, 100, 20)
+        let g = GravityBehavior(items: [item])
+        let c = CollisionBehavior(items: [item]); c.translatesReferenceBoundsIntoBoundary = true
+        animator.addBehavior(g); animator.addBehavior(c)
+        animator.run(seconds: 0.1)
+        item.bounds.size = CGSize(width: 20, height: 1e30)
+        animator.updateItem(usingCurrentState: item)
+        XCTAssertEqual(recorder.messages.count, 1, "\(recorder.messages)")
+        let props = DynamicItemBehavior(items: [item])
+        props.density = 3
+        animator.addBehavior(props)
+        animator.run(seconds: 2)
+        XCTAssertEqual(recorder.messages.count, 1, "\(recorder.messages)")
+        XCTAssertTrue(item.center.x.isFinite && item.center.y.isFinite, "\(item)")
+        XCTAssertClose(item.center.y, 190, within: 2.5)
+    }
 }

@@ -83,6 +83,48 @@ final class HardScenesTests: XCTestCase {
         }
     }
 
+    /// "An item must not leave a box through its walls at any speed", whatever moves it: an item at rest beside a
+    /// wall, tied by a rigid attachment to an item outside flying away at up to the speed limit, at several angles,
+    /// against the reference bounds (thick walls) and against a boundary line. The attachment cannot be satisfied;
+    /// the wall wins, and the item's center never crosses it. (It fails if only the step's predicted motion is
+    /// guarded: the attachment yanks the resting item within one step, past the contacts its speculative reach
+    /// foresaw.)
+    func test_itemYankedByAnAttachment_neverCrossesAWall() {
+        for lineBoundary in [false, true] {
+            for speed: CGFloat in [2_000, 20_000, 100_000] {
+                for degrees: CGFloat in [0, 20, 45, 70] {
+                    let animator = UIDynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 1000, height: 1000))
+                    let a = HeadlessItem(center: CGPoint(x: 20, y: 500), size: CGSize(width: 8, height: 40))
+                    let angle = degrees * .pi / 180
+                    let direction = CGVector(dx: -cos(angle), dy: sin(angle))
+                    let b = HeadlessItem(center: CGPoint(x: 20 + 200 * direction.dx, y: 500 + 200 * direction.dy),
+                                         size: CGSize(width: 10, height: 10))
+                    let collision = UICollisionBehavior(items: [a])
+                    if lineBoundary {
+                        collision.addBoundary(withIdentifier: "wall" as NSString, from: CGPoint(x: 0, y: -30_000), to: CGPoint(x: 0, y: 30_000))
+                    } else {
+                        collision.translatesReferenceBoundsIntoBoundary = true
+                    }
+                    let thrower = UIDynamicItemBehavior(items: [b])
+                    thrower.addLinearVelocity(CGPoint(x: speed * direction.dx, y: speed * direction.dy), for: b)
+                    animator.addBehavior(collision)
+                    animator.addBehavior(thrower)
+                    animator.addBehavior(UIAttachmentBehavior(item: a, attachedTo: b))
+                    let what = "\(lineBoundary ? "line" : "reference bounds"), \(speed) pt/s at \(degrees)°"
+                    for step in 0..<120 {
+                        animator.step()
+                        XCTAssertTrue(a.center.x.isFinite && a.center.y.isFinite, "\(what), step \(step): \(a)")
+                        // (An item that slides past the end of the line may go round it.)
+                        if a.center.x < 0 && abs(a.center.y) < 30_000 {
+                            XCTFail("\(what), step \(step): \(a) crossed the wall")
+                            break
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// "The singularity at the centre must not inject unbounded speed; an item must not leave a box through its
     /// walls at any speed": 60 items in a radial gravity well (strength 3, the default tiny minimum radius) inside a
     /// walled box. Items pass the singular core at up to the speed limit and strike the walls; they may press into a

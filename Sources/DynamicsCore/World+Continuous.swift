@@ -1,0 +1,265 @@
+// The continuous pass: no body's center passes into or through a static shape within a step, whatever moved it.
+//
+// The step's speculative contacts stop a body that moves as its velocity at the step's start predicts: the
+// broadphase sweeps each body's box by that motion, and every static shape the sweep reaches gets a contact that
+// lets the gap close and no more. That can still fail. A body the step moves differently (yanked by a joint it
+// cannot satisfy, thrown by a fast neighbour, by a field's pull) can cross a static shape no contact foresaw; and
+// contacts that do see the shape can be overwhelmed (the bottom row of a tall pile landing, a thin item turning
+// as it lands at one substep). Then an item passes a boundary line, or sinks so deep into a wall that the wall
+// pushes it out on the far side.
+//
+// So after the solve, each awake body the broadphase found near a static body, or that ended farther than its
+// tolerance from where its start velocity would have taken it, has its center's path tested against the static
+// shapes near it (Box2D v3 tests its fast bodies against static shapes in the same place). The test moves a disc,
+// the body's core: centered on its center of mass, a quarter of the radius of the largest circle there inside its
+// shapes. Every static shape is grown by that radius (its faces pushed out; corners stay sharp, a slight
+// over-estimate). If the path enters a grown shape deeper than the tolerance, the body is put back where the path
+// first touches it, its rotation and velocity kept: the next step's contacts push it out from its near side. A
+// body already that deep at the step's start (pressed in over several steps by a joint that cannot be satisfied)
+// goes no deeper: its path loses the part into the shape's nearest face, and it may still slide along it.
+//
+// Contacts keep a body out of static shapes far better than that (a few tenths of a point at rest), so in an
+// ordinary scene the pass changes nothing; it costs a pass over the awake bodies and the broadphase's pairs.
+
+extension World {
+    /// Records each awake body's position at the step's start and where its velocity and acceleration would
+    /// take it in `dt`, when there is a static or sleeping body to pass through; a body the broadphase found near
+    /// one gets an infinite predicted end instead, so that it is always tested. Returns whether it recorded.
+    func prepareContinuous(dt: Float) -> Bool {
+        continuousCount = 0
+        guard staticGrid.used > 0 || !staticGrid.oversize.isEmpty, cellSize > 0 else { return false }
+        let n = bodies.awakeCount
+        if continuousStart.count < n { continuousStart.append(contentsOf: repeatElement(.zero, count: n - continuousStart.count)) }
+        continuousCount = n
+        let pos = bodies.position.base, vel = bodies.velocity.base, grav = bodies.gravity.base
+        let half = 0.5 * dt * dt
+        continuousStart.withUnsafeMutableBufferPointer { start in
+            for s in 0..<n {
+                let p = pos[s], e = p + dt * vel[s] + half * grav[s]
+                start[s] = SIMD4(p.x, p.y, e.x, e.y)
+            }
+            bodies.slot.withUnsafeBufferPointer { slotOf in
+                pairs.withUnsafeBufferPointer { pairs in
+                    for key in pairs {
+                        let (sa, sb) = World.slots(of: key, slotOf)
+                        if sa >= n { start[sb].z = .infinity } else if sb >= n { start[sa].z = .infinity }
+                    }
+                }
+            }
+        }
+        return true
+    }
+
+    /// Puts back each awake body whose center's path this step entered a static shape (see the top of this
+    /// file); `prepareContinuous` recorded the step's start.
+    func solveContinuous() {
+        let n = Swift.min(bodies.awakeCount, continuousCount)
+        guard n > 0 else { return }
+        let pos = bodies.position.base
+        // A body is tested if the broadphase found a static or sleeping body within its reach (its contacts may
+        // still let it through), or if it ended farther than this from where its start velocity would have taken
+        // it: half the speculative distance, within which the broadphase's swept box saw every static shape it
+        // could reach.
+        let tolerance = 0.5 * settings.speculativeDistance
+        let tolerance2 = tolerance * tolerance
+        var tested: [Int32] = []
+        swap(&tested, &continuousTested)
+        tested.removeAll(keepingCapacity: true)
+        continuousStart.withUnsafeBufferPointer { start in
+            for s in 0..<n {
+                let r = start[s]
+                let p1 = pos[s]
+                let dx = p1.x - r.z, dy = p1.y - r.w
+                if !(dx * dx + dy * dy <= tolerance2) && (p1.x != r.x || p1.y != r.y) { tested.append(Int32(s)) }
+            }
+        }
+        var moved = false
+        for s32 in tested {
+            let s = Int(s32)
+            let i = Int(bodies.bodyIndex[s])
+            guard classActive[Int(bodies.collisionClass[i])] else { continue }
+            let r = continuousStart[s]
+            if let end = continuousEnd(body: i, from: Vec2(r.x, r.y), to: pos[s]) {
+                pos[s] = end
+                moved = true
+            }
+        }
+        swap(&tested, &continuousTested)
+        if moved {
+            wideRodGeometryStale = true
+            wideContactPosesStale = true
+        }
+    }
+
+    /// The radius of body `i`'s core: a quarter of the largest circle about its center of mass inside one of its
+    /// shapes (0 if the center is outside them all). A quarter, so that a body pressed into a static shape as far
+    /// as contacts let a landing pile press it (a third of its size) is not the pass's concern.
+    func coreRadius(of i: Int) -> Float {
+        var r: Float = 0
+        let first = Int(bodies.shapeStart[i])
+        for k in first..<(first + Int(bodies.shapeCount[i])) {
+            let shape = shapes[k]
+            switch shape.kind {
+            case .circle:
+                r = Swift.max(r, shape.radius - length(shape.p0))
+            case .segment:
+                break
+            case .polygon:
+                let v = Int(shape.vertexStart)
+                var d = Float.infinity
+                for m in v..<(v + Int(shape.vertexCount)) { d = Swift.min(d, dot(polygonNormals[m], polygonVertices[m])) }
+                r = Swift.max(r, d)
+            }
+        }
+        return 0.25 * r
+    }
+
+    /// Where body `i`, moved this step from `p0` to `p1`, may end: nil if at `p1`. A static shape whose grown
+    /// face the core's path crosses, going on deeper than the tolerance, stops it where the path first touches;
+    /// a shape the core is already that deep in (pressed in over steps) lets it go no deeper: the path loses its
+    /// part into the shape's nearest face.
+    func continuousEnd(body i: Int, from p0: Vec2, to p1: Vec2) -> Vec2? {
+        let r = coreRadius(of: i)
+        let inner = r - Swift.min(settings.linearSlop, 0.5 * r)
+        var d = p1 - p0
+        let box = AABB(lower: minimum(p0, p1) - Vec2(r, r), upper: maximum(p0, p1) + Vec2(r, r))
+        staticBodies(near: box, body: i, into: &continuousNear)
+        defer { continuousNear.removeAll(keepingCapacity: true) }
+        let pos = bodies.position.base, rot = bodies.rotation.base
+        /// Calls `body` with each shape of the static bodies found, and its body's pose.
+        @inline(__always) func forEachStaticShape(_ body: (ShapeRecord, Vec2, Rot) -> Void) {
+            for key in continuousNear {
+                let lo = Int(truncatingIfNeeded: key >> 32), hi = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
+                let j = lo == i ? hi : lo
+                guard bodies.type(j) == .static else { continue }
+                let t = Int(bodies.slot[j])
+                let start = Int(bodies.shapeStart[j])
+                for k in start..<(start + Int(bodies.shapeCount[j])) { body(shapes[k], pos[t], rot[t]) }
+            }
+        }
+        var changed = false
+        // Already deep: no deeper through the nearest face.
+        forEachStaticShape { shape, origin, q in
+            let deep = span(of: shape, at: origin, q, grownBy: inner, p0, d)
+            guard deep.enter <= 0 && deep.exit >= 0, let n = nearestFaceNormal(of: shape, at: origin, q, p0) else { return }
+            let into = dot(n, d)
+            if into < 0 { d = d - into * n; changed = true }
+        }
+        // Crossing into a shape: stopped where the core first touches it.
+        var first: Float = 1
+        forEachStaticShape { shape, origin, q in
+            let deep = span(of: shape, at: origin, q, grownBy: inner, p0, d)
+            // The path must enter the deep part after its start (a start already there is handled above).
+            guard deep.enter <= deep.exit, deep.enter > 0, deep.enter <= first else { return }
+            first = Swift.min(first, Swift.max(0, span(of: shape, at: origin, q, grownBy: r, p0, d).enter))
+            changed = true
+        }
+        return changed ? p0 + first * d : nil
+    }
+
+    /// The outward normal of `shape`'s face nearest `p` (of a body at `origin` turned by `q`), for a point inside
+    /// the shape or near it; nil at a circle's or a segment's very center line.
+    func nearestFaceNormal(of shape: ShapeRecord, at origin: Vec2, _ q: Rot, _ p: Vec2) -> Vec2? {
+        switch shape.kind {
+        case .circle:
+            let m = p - (origin + q.rotate(shape.p0))
+            let l = length(m)
+            return l > 0 ? (1 / l) * m : nil
+        case .segment:
+            let a = origin + q.rotate(shape.p0), b = origin + q.rotate(shape.p1)
+            let u = normalized(b - a), n = leftPerp(u)
+            let side = dot(n, p - a)
+            let along = dot(u, p - a), length = dot(u, b - a)
+            // Past an end: that end's cap; else the side the point is on.
+            if along < 0 && -along > Swift.abs(side) { return -u }
+            if along > length && along - length > Swift.abs(side) { return u }
+            if side == 0 { return nil }
+            return side > 0 ? n : -n
+        case .polygon:
+            let v = Int(shape.vertexStart)
+            var best = -Float.infinity, normal = Vec2.zero
+            for m in v..<(v + Int(shape.vertexCount)) {
+                let n = q.rotate(polygonNormals[m])
+                let separation = dot(n, p - (origin + q.rotate(polygonVertices[m])))
+                if separation > best { best = separation; normal = n }
+            }
+            return normal
+        }
+    }
+
+    /// The static and sleeping bodies whose boxes overlap `box` and which body `i` collides with, as pair keys.
+    func staticBodies(near box: AABB, body i: Int, into near: inout [UInt64]) {
+        near.removeAll(keepingCapacity: true)
+        let inv = 1 / cellSize
+        let classOf = bodies.collisionClass, slotOf = bodies.slot
+        let allBoxes = UnsafeBufferPointer(start: UnsafePointer(bodies.box.base), count: bodies.count)
+        let row = Int(classOf[i]) * classCount
+        let c = cellCoord(box, inv: inv)
+        if c.cellCount >= World.oversizeCells && c.cellCount > 4096 {
+            // A path across many cells: every binned body once.
+            for t in bodies.awakeCount..<bodies.count {
+                let j = Int(bodies.bodyIndex[t])
+                if bodies.flags[j] & BodyStore.binnedBit != 0 && box.overlaps(allBoxes[t]) && collides[row + Int(classOf[j])] {
+                    near.append(World.pairKey(i, j))
+                }
+            }
+        } else {
+            queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, boxes: allBoxes, slotOf: slotOf, into: &near)
+        }
+        for so in staticGrid.oversize {
+            let j = Int(so)
+            if box.overlaps(allBoxes[Int(slotOf[j])]) && collides[row + Int(classOf[j])] { near.append(World.pairKey(i, j)) }
+        }
+    }
+
+    /// The part of the line p0 + t·d inside `shape` (of a body at `origin` turned by `q`) grown by `grow`:
+    /// `enter > exit` when the line misses it. A segment is grown into a rectangle, a polygon by pushing its
+    /// faces out, a circle exactly.
+    @inline(__always)
+    func span(of shape: ShapeRecord, at origin: Vec2, _ q: Rot, grownBy grow: Float, _ p0: Vec2, _ d: Vec2) -> LineSpan {
+        var span = LineSpan()
+        switch shape.kind {
+        case .circle:
+            let c = origin + q.rotate(shape.p0), rho = shape.radius + grow
+            let m = p0 - c
+            let a = dot(d, d), b = dot(m, d), cc = dot(m, m) - rho * rho
+            let disc = b * b - a * cc
+            guard disc >= 0, a > 0 else { span.miss(); break }
+            let root = disc.squareRoot()
+            span.enter = (-b - root) / a; span.exit = (-b + root) / a
+        case .segment:
+            let a = origin + q.rotate(shape.p0), b = origin + q.rotate(shape.p1)
+            let u = normalized(b - a), n = leftPerp(u)
+            span.clip(n, dot(n, a) + grow, p0, d)
+            span.clip(-n, -dot(n, a) + grow, p0, d)
+            span.clip(u, dot(u, b) + grow, p0, d)
+            span.clip(-u, -dot(u, a) + grow, p0, d)
+        case .polygon:
+            let v = Int(shape.vertexStart)
+            for m in v..<(v + Int(shape.vertexCount)) {
+                let normal = q.rotate(polygonNormals[m]), vertex = origin + q.rotate(polygonVertices[m])
+                span.clip(normal, dot(normal, vertex) + grow, p0, d)
+            }
+        }
+        return span
+    }
+}
+
+/// An interval of a line's parameter, cut down one half-plane at a time (Cyrus–Beck clipping).
+struct LineSpan {
+    var enter = -Float.infinity, exit = Float.infinity
+
+    mutating func miss() { enter = .infinity; exit = -.infinity }
+
+    /// Keeps the part of the line p + t·d where n·x ≤ c.
+    @inline(__always) mutating func clip(_ n: Vec2, _ c: Float, _ p: Vec2, _ d: Vec2) {
+        let num = c - dot(n, p), den = dot(n, d)
+        if den == 0 {
+            if num < 0 { miss() }
+        } else if den > 0 {
+            exit = Swift.min(exit, num / den)
+        } else {
+            enter = Swift.max(enter, num / den)
+        }
+    }
+}
