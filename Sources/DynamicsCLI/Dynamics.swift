@@ -25,10 +25,17 @@ public struct Dynamics: ParsableCommand {
 /// Seconds as milliseconds for a table.
 func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 
+/// A failure met while running a command (a bad profile, an unwritable output), as opposed to a mistake in the
+/// arguments: the command prints it as one line and exits 1, without the usage text argument errors get.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
 /// Writes text to a file, or fails with one line naming it.
 func write(_ text: String, to path: String, what: String) throws {
     do { try text.write(toFile: path, atomically: true, encoding: .utf8) } catch {
-        throw ValidationError("cannot write the \(what) to \(path): \(error.localizedDescription)")
+        throw CommandFailure("cannot write the \(what) to \(path): \(error.localizedDescription)")
     }
 }
 
@@ -198,7 +205,7 @@ enum ProfileLocator {
     static func load(_ argument: String, profiles: String?, seed: UInt32? = nil) throws -> Profile {
         let url = try url(for: argument, profiles: profiles)
         do { return try Profile(contentsOf: url, seed: seed) } catch let e as ProfileError {
-            throw ValidationError("\(e)")
+            throw CommandFailure("\(e)")
         }
     }
 }

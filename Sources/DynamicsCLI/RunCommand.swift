@@ -15,6 +15,9 @@ struct RunSummary {
     var wall = 0.0
     var awake = 0
     var contacts = 0
+    /// Items whose center, angle or velocity is not a finite number at the end (always 0: the engine lets no
+    /// NaN or infinity in; a script can check it).
+    var nonFinite = 0
     var pausedAt: Double?
     /// Mean milliseconds per step of each stage.
     var stages: [(String, Double)] = []
@@ -26,7 +29,7 @@ struct RunSummary {
             ("profile", profile), ("items", "\(items)"), ("steps", "\(steps)"),
             ("simulated time", String(format: "%.3f s", simulated)), ("wall time", String(format: "%.3f s", wall)),
             ("steps/s", String(format: "%.1f", stepsPerSecond)), ("awake items", "\(awake)"), ("contacts", "\(contacts)"),
-            ("paused at", pausedAt.map { String(format: "%.3f s (at rest)", $0) } ?? "did not pause"),
+            ("non-finite items", "\(nonFinite)"), ("paused at", pausedAt.map { String(format: "%.3f s (at rest)", $0) } ?? "did not pause"),
         ]
         for (name, ms) in stages { rows.append(("\(name) ms/step", String(format: "%.4f", ms))) }
         let width = rows.map(\.0.count).max() ?? 0
@@ -37,7 +40,7 @@ struct RunSummary {
         var fields = [
             "\"profile\":\(jsonString(profile))", "\"items\":\(items)", "\"steps\":\(steps)",
             "\"simulatedSeconds\":\(simulated)", "\"wallSeconds\":\(wall)", "\"stepsPerSecond\":\(stepsPerSecond)",
-            "\"awakeItems\":\(awake)", "\"contacts\":\(contacts)",
+            "\"awakeItems\":\(awake)", "\"contacts\":\(contacts)", "\"nonFiniteItems\":\(nonFinite)",
             "\"pausedAtSeconds\":\(pausedAt.map { "\($0)" } ?? "null")",
         ]
         fields.append("\"stageMsPerStep\":{" + stages.map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}")
@@ -133,13 +136,16 @@ struct Run: ParsableCommand {
             if !animator.isRunning { summary.pausedAt = animator.elapsedTime; break }
         }
         }
-        if let first = violations.first { throw ValidationError("\(profile.file): \(first)") }
+        if let first = violations.first { throw CommandFailure("\(profile.file): \(first)") }
         if summary.steps < steps { progress.update(steps) }
         summary.wall = milliseconds(clock.now - start) / 1000
         recorder?.finish()
         summary.simulated = animator.elapsedTime
         summary.awake = animator.world.awakeBodyCount
         summary.contacts = animator.world.allTouchingContactCount
+        summary.nonFinite = animator.itemStates().filter { state in
+            ![state.center.x, state.center.y, state.angle, state.velocity.x, state.velocity.y, state.angularVelocity].allSatisfy(\.isFinite)
+        }.count
         let names = ["compile", "forces", "broadphase", "narrowphase", "solve", "islands", "write-back", "callbacks"]
         summary.stages = zip(names, sums).map { ($0, summary.steps > 0 ? 1000 * $1 / Double(summary.steps) : 0) }
         print(json ? summary.json() : summary.table())

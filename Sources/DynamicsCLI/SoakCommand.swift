@@ -135,7 +135,7 @@ struct Soak: ParsableCommand {
         }
         print("escaped items replaced: \(escapedTotal)")
         if nanTotal > 0 || outsideTotal > 0 || escapedTotal > 0 {
-            throw ValidationError("soak: \(nanTotal) non-finite item states, \(outsideTotal) items outside the box at the reports and \(escapedTotal) escaped items replaced")
+            throw CommandFailure("soak: \(nanTotal) non-finite item states, \(outsideTotal) items outside the box at the reports and \(escapedTotal) escaped items replaced")
         }
     }
 }

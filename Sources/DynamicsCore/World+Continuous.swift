@@ -42,7 +42,8 @@ extension World {
                 pairs.withUnsafeBufferPointer { pairs in
                     for key in pairs {
                         let (sa, sb) = World.slots(of: key, slotOf)
-                        if sa >= n { start[sb].z = .infinity } else if sb >= n { start[sa].z = .infinity }
+                        // Only a pair of one awake body and one static or sleeping body marks the awake one.
+                        if sa < n { if sb >= n { start[sa].z = .infinity } } else if sb < n { start[sb].z = .infinity }
                     }
                 }
             }
