@@ -200,7 +200,7 @@ final class HardScenesTests: XCTestCase {
         }
     }
 
-    /// "A segment must hold a pile exactly as a thick wall does": boxes poured through a funnel of boundary lines
+    /// "A segment must hold a pile exactly as a thick wall does": 500 boxes poured through a funnel of boundary lines
     /// onto a boundary-line floor (friction 0.9, elasticity 0.6), seeded runs; none may end below the floor.
     /// `DYNAMICS_FUNNEL_RUNS=200 swift test -c release --filter test_funnelOfBoundaryLines` runs a larger study.
     func test_funnelOfBoundaryLines_losesNoBoxThroughTheFloor() {
@@ -210,7 +210,7 @@ final class HardScenesTests: XCTestCase {
             var rng = LCG(state: seed)
             let animator = UIDynamicAnimator()
             var items: [HeadlessItem] = []
-            for k in 0..<250 {
+            for k in 0..<500 {
                 items.append(HeadlessItem(center: CGPoint(x: 300 + CGFloat(k % 25) * 16 + 3 * rng.next(), y: -CGFloat(k / 25) * 16 + 3 * rng.next()),
                                           size: CGSize(width: 10, height: 10)))
             }
