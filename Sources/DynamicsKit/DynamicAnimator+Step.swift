@@ -124,23 +124,15 @@ extension DynamicAnimator {
         }
     }
 
-    enum ContactParty {
-        case item(DynamicItem)
-        case boundary(CollisionBehavior, BoundaryIdentifier?)
-    }
-
-    func party(_ id: BodyID) -> ContactParty? {
+    /// What body `id` stands for in a contact event: present in the world, or removed during this step.
+    func contactParty(of id: BodyID) -> ContactParty? {
         if world.isValid(id) {
             let tag = Int(world.userTag(of: id))
             if tag >= 0, let r = records[tag] { return .item(r.item) }
             if let owner = boundaryOwner[id] { return .boundary(owner.0, owner.1) }
             return nil
         }
-        switch retired[id] {
-        case let .item(item)?: return .item(item)
-        case let .boundary(c, identifier)?: return .boundary(c, identifier)
-        case nil: return nil
-        }
+        return retired[id]
     }
 
     /// Collision delegate calls for the step's contact events: all began, then all ended.
@@ -166,7 +158,7 @@ extension DynamicAnimator {
         }
         for e in world.contactBeganEvents {
             let point = CGPoint(e.point)
-            switch (party(e.bodyA), party(e.bodyB)) {
+            switch (contactParty(of: e.bodyA), contactParty(of: e.bodyB)) {
             case let (.item(a)?, .item(b)?):
                 for c in behaviorsFor(a, b, fallbackToEither: false) { c.collisionDelegate?.collisionBehavior(c, beganContactFor: a, with: b, at: point) }
             case let (.item(a)?, .boundary(c, id)?), let (.boundary(c, id)?, .item(a)?):
@@ -175,7 +167,7 @@ extension DynamicAnimator {
             }
         }
         for e in world.contactEndedEvents {
-            switch (party(e.bodyA), party(e.bodyB)) {
+            switch (contactParty(of: e.bodyA), contactParty(of: e.bodyB)) {
             case let (.item(a)?, .item(b)?):
                 // An item just removed from its behavior still reports the end of its contact to that behavior.
                 for c in behaviorsFor(a, b, fallbackToEither: true) { c.collisionDelegate?.collisionBehavior(c, endedContactFor: a, with: b) }
