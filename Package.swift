@@ -10,8 +10,6 @@
 //   needed for either.
 // - `-enforce-exclusivity=unchecked` is deliberately NOT set: the hot loops work on raw pointers obtained once per
 //   stage, so dynamic exclusivity checks do not appear in them anyway.
-// - Define `DYNAMICS_INVARIANTS` (`swift build -Xswiftc -DDYNAMICS_INVARIANTS`) to run the engine's internal
-//   consistency checks after every stage (slow; meant for debugging the engine itself).
 import PackageDescription
 
 let package = Package(

@@ -16,13 +16,12 @@ public struct WorldSettings: Sendable {
     /// n·g/ω² (ω = 2π·hertz). The default, Box2D v3's 30 Hz, lets a 20-row pyramid of 10-point boxes under
     /// 1000 points/s² sink about 5 points; it stands within 2 at 60 Hz (the cap at 4 substeps) and a 100-row one
     /// within 5 at 180 Hz (the cap at 12 substeps). Stiffer contacts cost deep loose piles their calm: a 28-deep
-    /// rain pile (rain_10000) slept between steps 660 and 720 at 30 Hz and was still awake after 1500 at 60 Hz, when
-    /// this default was chosen (the engine has changed since: at 30 Hz it now sleeps by step 493).
-    /// Raise it (and the substep count) for tall stacks, keep it for piles.
+    /// rain pile (rain_10000) takes far longer to come to rest at 60 Hz than at 30 Hz. Raise it (and the substep
+    /// count) for tall stacks, keep it for piles.
     public var contactHertz: Float = 30
     /// Contact damping ratio (non-dimensional). Over-damped so piles do not bounce. Box2D v3 uses 10; at these
-    /// scales 5 settles faster: when it was chosen, rain_10000 slept by step 720 instead of 960, rain_4000 by 480
-    /// instead of 720, and a standing pyramid_100 (180 Hz) came to rest instead of swaying at 4 Hz for good.
+    /// scales 5 settles faster: rain piles sleep sooner (rain_4000 about a third sooner), and a standing pyramid_100
+    /// (180 Hz) comes to rest instead of swaying at 4 Hz for good.
     public var contactDampingRatio: Float = 5
     /// The largest speed (points/s) at which overlap is pushed apart: 3 m/s, as in Box2D v3.
     public var contactPushMaxVelocity: Float = 300

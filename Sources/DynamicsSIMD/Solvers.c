@@ -1,9 +1,8 @@
 // The wide contact and rod passes (see DynamicsContacts.h, DynamicsRods.h), instantiated from ContactBody.h at 4
 // lanes and, on x86-64, at 8 (AVX2), chosen at run time (Lanes.c), and from RodBody.h at 4 lanes. These passes are
-// bound by their gathers and scatters of body state: AVX-512 measured slower than AVX2 for contacts on this
-// project's build machine (pyramid_100 at its profile's settings 4.5–5.2 ms a step against 4.1–4.2, 5.2–5.3 at 4
-// lanes), and for the rods, whose batches hold less arithmetic per gathered body, 8 lanes measured no faster than 4
-// (joint_grid_100 1.39–1.64 ms against 1.36–1.39), so the rods keep 4. The free-motion pass, which streams its
+// bound by their gathers and scatters of body state: AVX-512 measured slower than AVX2 for contacts (pyramid_100 at
+// its profile's settings, 10–25% slower), and for the rods, whose batches hold less arithmetic per gathered body,
+// 8 lanes measured no faster than 4 (joint_grid_100), so the rods keep 4. The free-motion pass, which streams its
 // columns, gains from 16.
 
 #pragma clang attribute push(__attribute__((nodebug)), apply_to = hasType(functionType))

@@ -1,4 +1,4 @@
-// What the C kernels (FreeMotion.c, Contacts.c) share: the vector types of each width and the naming of the
+// What the C kernels (FreeMotion.c, Solvers.c) share: the vector types of each width and the naming of the
 // per-width copies. Included once per .c file, after its `#pragma clang attribute push(nodebug)`.
 //
 // Why no debug information: valgrind 3.19 (Debian 12), which the performance gate runs, cannot read the DWARF 5 that

@@ -16,7 +16,7 @@ final class BodyStore {
     @exclusivity(unchecked) @usableFromInline var invInertia = Column<Float>()
     @exclusivity(unchecked) @usableFromInline var gravity = Column<Vec2>()         // points/s²
     @exclusivity(unchecked) @usableFromInline var force = LazyColumn<Vec2>(fill: .zero)           // constant force, mass·points/s²
-    /// Torque of constant forces applied at body-local offsets: torque = c·torqueA − s·torqueB (see World+Forces).
+    /// Torque of constant forces applied at body-local offsets: torque = c·torqueA − s·torqueB (see `World.setConstantForce`).
     @exclusivity(unchecked) @usableFromInline var torqueA = LazyColumn<Float>(fill: 0)
     @exclusivity(unchecked) @usableFromInline var torqueB = LazyColumn<Float>(fill: 0)
     @exclusivity(unchecked) @usableFromInline var linearDampingFactor = LazyColumn<Float>(fill: 1)    // per substep, exp(−rate·h)
