@@ -134,16 +134,16 @@ public final class World {
     @usableFromInline var anchorsInMotion: [Int32] = []
     /// Seconds of the step left at the current substep's positions (a moving anchor is that far behind its end).
     @usableFromInline var anchorTimeLeft: Float = 0
-    /// This step's rigid distance joints in coloured batches of four, and the awake joints solved one by one
-    /// (WideJoints.swift); with the colouring's scratch: colour and joint per rod, rods by colour, colour ends,
-    /// and the colours taken at each awake body.
+    /// This step's rigid distance joints in colored batches of four, and the awake joints solved one by one
+    /// (WideJoints.swift); with the coloring's scratch: color and joint per rod, rods by color, color ends,
+    /// and the colors taken at each awake body.
     @exclusivity(unchecked) @usableFromInline var wideRods: [WideRodBatch] = []
-    @exclusivity(unchecked) @usableFromInline var centreRods: [CentreRodBatch] = []
+    @exclusivity(unchecked) @usableFromInline var centerRods: [CenterRodBatch] = []
     @exclusivity(unchecked) @usableFromInline var scalarJoints: [Int32] = []
-    @exclusivity(unchecked) @usableFromInline var rodColoured: [UInt64] = []
+    @exclusivity(unchecked) @usableFromInline var rodColored: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var rodSorted: [Int32] = []
-    @exclusivity(unchecked) @usableFromInline var rodColourStart: [Int] = []
-    @exclusivity(unchecked) @usableFromInline var rodBodyColours: [UInt64] = []
+    @exclusivity(unchecked) @usableFromInline var rodColorStart: [Int] = []
+    @exclusivity(unchecked) @usableFromInline var rodBodyColors: [UInt64] = []
     /// The rods' awake bodies (slots) in packed-entry order, each awake body's entry (−1 if none), and the packed
     /// state: velocities (vx, vy, ω, 0) and poses (x, y, cos, sin), the bodies' entries then one per fixed side.
     @exclusivity(unchecked) @usableFromInline var rodBodies: [Int32] = []
@@ -166,23 +166,23 @@ public final class World {
     @exclusivity(unchecked) @usableFromInline var preparedSubstep: Float = .nan
     /// This step's constraints are wide rods only (and warm starting is on): see `runWideRods`.
     @exclusivity(unchecked) @usableFromInline var rodsAlone = false
-    /// This step's contact constraints in coloured batches of four (WideContacts.swift; empty: the scalar path),
-    /// with the colouring's scratch: colour and contact per contact (after the build, each contact's batch << 2 |
-    /// lane or overflow constraint, which restitution reads), contacts by colour, colour ends, the colours
+    /// This step's contact constraints in colored batches of four (WideContacts.swift; empty: the scalar path),
+    /// with the coloring's scratch: color and contact per contact (after the build, each contact's batch << 2 |
+    /// lane or overflow constraint, which restitution reads), contacts by color, color ends, the colors
     /// taken at each awake body (by entry); the bodies in packed-entry order (entry 0 is the padding lanes'), the body → entry
     /// map (−1 outside a build) and the packed state, (vx, vy, ω, 0) and (x, y, cos, sin) per entry.
     @exclusivity(unchecked) @usableFromInline var wideContacts = StepTable<WideContactBatch>()
-    @exclusivity(unchecked) @usableFromInline var contactColoured: [UInt64] = []
+    @exclusivity(unchecked) @usableFromInline var contactColored: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var contactSorted: [Int32] = []
-    @exclusivity(unchecked) @usableFromInline var contactColourStart: [Int] = []
-    /// Where each colour's batches end in `wideContacts` (colours without constraints left out).
-    @exclusivity(unchecked) @usableFromInline var wideContactColourEnds: [Int32] = []
-    @exclusivity(unchecked) @usableFromInline var contactBodyColours: [UInt64] = []
+    @exclusivity(unchecked) @usableFromInline var contactColorStart: [Int] = []
+    /// Where each color's batches end in `wideContacts` (colors without constraints left out).
+    @exclusivity(unchecked) @usableFromInline var wideContactColorEnds: [Int32] = []
+    @exclusivity(unchecked) @usableFromInline var contactBodyColors: [UInt64] = []
     @exclusivity(unchecked) @usableFromInline var contactBodies: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var contactBodyEntry: [Int32] = []
     @exclusivity(unchecked) @usableFromInline var contactVelocity = Column<SIMD4<Float>>()
     @exclusivity(unchecked) @usableFromInline var contactPose = Column<SIMD4<Float>>()
-    /// Below this many contact constraints the scalar path is cheaper than colouring and packing (tests set it to
+    /// Below this many contact constraints the scalar path is cheaper than coloring and packing (tests set it to
     /// compare the two paths).
     @exclusivity(unchecked) @usableFromInline var wideContactMinimum = 16
     /// Positions have moved since the packed poses were copied.
@@ -256,7 +256,7 @@ public final class World {
 
     // Solver scratch.
     /// This step's scalar contact constraints: every contact on the scalar path; beside `wideContacts`, only the
-    /// colouring's overflow.
+    /// coloring's overflow.
     @exclusivity(unchecked) @usableFromInline var constraints = StepTable<ContactConstraint>()
     /// What the last broadphase borrowed of `wideContacts` (its cell slots) and `constraints` (its unswept
     /// boxes), in elements of each: their tables are kept at least this large.

@@ -23,7 +23,7 @@ extension Demo {
             }
         }
 
-        /// Moves the point the item's centre is held to.
+        /// Moves the point the item's center is held to.
         func updateAttachmentLocation(_ point: CGPoint) {
             for (corner, offset) in corners {
                 corner.anchorPoint = CGPoint(x: point.x + offset.horizontal, y: point.y + offset.vertical)

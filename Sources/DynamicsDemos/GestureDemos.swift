@@ -61,7 +61,7 @@ extension Demo {
             let touch = CGPoint(x: home.x + 60, y: home.y - 100)
             let drag = AttachmentBehavior(item: card, offsetFromCenter: UIOffset(horizontal: 60, vertical: -100), attachedToAnchor: touch)
             animator.addBehavior(drag)
-            // The finger moves right and a little down for 0.3 s; the card, held off its centre, turns.
+            // The finger moves right and a little down for 0.3 s; the card, held off its center, turns.
             var turned: CGFloat = 0
             for k in 1...18 {
                 let t = CGFloat(k) / 60
@@ -151,7 +151,7 @@ extension Demo {
             let controller = ShadeController()
             animator.delegate = controller
             context.watch(animator, items: [shade], title: title)
-            // The shade follows the finger: an attachment at its centre, moved by the pan.
+            // The shade follows the finger: an attachment at its center, moved by the pan.
             let drag = AttachmentBehavior(item: shade, attachedToAnchor: shade.center)
             drag.length = 0
             animator.addBehavior(drag)

@@ -29,7 +29,7 @@ extension Demo {
         animator.addBehavior(props)
         context.watch(animator, items: [card], title: "flick")
 
-        // Touch down 20 pt right of the centre; the pan moves up and to the right at 550, −1400 pt/s for 0.2 s.
+        // Touch down 20 pt right of the center; the pan moves up and to the right at 550, −1400 pt/s for 0.2 s.
         let touch = CGPoint(x: 207.5, y: 490)
         let drag = AttachmentBehavior(item: card, offsetFromCenter: UIOffset(horizontal: touch.x - card.center.x, vertical: touch.y - card.center.y),
                                       attachedToAnchor: touch)
@@ -57,7 +57,7 @@ extension Demo {
     }
 
     /// Sticky corners: two spring fields, each over half the screen; with resistance 10, density 0.01 and no
-    /// rotation, a thrown item settles at the centre of the half it ends up in.
+    /// rotation, a thrown item settles at the center of the half it ends up in.
     static let stickyCorners = Demo(name: "sticky-corners", summary: "two spring fields over the screen's halves: a thrown item settles in the nearer half") { context in
         let animator = DynamicAnimator(referenceBounds: screen)
         let card = HeadlessItem(center: CGPoint(x: 120, y: 200), size: CGSize(width: 80, height: 80), name: "card", color: "#34c759")
@@ -83,7 +83,7 @@ extension Demo {
         props.addLinearVelocity(CGPoint(x: 300, y: 5000), for: card)
         let paused = animator.runUntilPaused(timeout: 20)
         let miss = hypot(card.center.x - bottom.position.x, card.center.y - bottom.position.y)
-        return DemoResult(paused && miss < 3, "settled \(fmt(miss)) pt from the bottom half's centre (thrown from the top half)")
+        return DemoResult(paused && miss < 3, "settled \(fmt(miss)) pt from the bottom half's center (thrown from the top half)")
     }
 
     /// A stand-in for UIKit's transition context: records `completeTransition`.
@@ -92,7 +92,7 @@ extension Demo {
         func completeTransition(_ didComplete: Bool) { completed.append(didComplete) }
     }
 
-    /// The drop-in dialog's presentation: gravity of magnitude 10, a floor at the screen centre (collision insets),
+    /// The drop-in dialog's presentation: gravity of magnitude 10, a floor at the screen center (collision insets),
     /// elasticity 0.7, no rotation.
     final class DropInBehavior: DynamicBehavior {
         init(item: DynamicItem, in bounds: CGRect) {
@@ -101,7 +101,7 @@ extension Demo {
             gravity.magnitude = 10
             addChildBehavior(gravity)
             let collision = CollisionBehavior(items: [item])
-            // A ceiling far above (the dialog starts off screen) and a floor that stops it centred.
+            // A ceiling far above (the dialog starts off screen) and a floor that stops it centered.
             collision.setTranslatesReferenceBoundsIntoBoundary(
                 with: UIEdgeInsets(top: -1000, left: 0, bottom: bounds.height / 2 - item.bounds.height / 2, right: 0))
             addChildBehavior(collision)
@@ -164,7 +164,7 @@ extension Demo {
         let dropIn = DropInBehavior(item: dialog, in: screen)
         animator.addBehavior(dropIn)
         animator.runUntilPaused(timeout: 10)
-        let centred = abs(dialog.center.y - screen.midY) < 1.5 && abs(dialog.center.x - screen.midX) < 0.5
+        let centered = abs(dialog.center.y - screen.midY) < 1.5 && abs(dialog.center.x - screen.midX) < 0.5
         let presentedAt = animator.elapsedTime
 
         // Dismissal.
@@ -179,7 +179,7 @@ extension Demo {
             if !dropOut.released && animator.elapsedTime - presentedAt > 0.4 { hung = abs(dialog.transform.rotationAngle) > 0.05 }
         }
         let gone = dialog.center.y - dialog.bounds.height > screen.maxY
-        let ok = centred && presenting.completed == [true] && hung && dropOut.released && gone && dismissing.completed == [true]
-        return DemoResult(ok, "presented centred in \(fmt(CGFloat(presentedAt))) s: \(centred); hung and turned from the attachment: \(hung); fell off screen: \(gone); transitions completed: \(presenting.completed + dismissing.completed)")
+        let ok = centered && presenting.completed == [true] && hung && dropOut.released && gone && dismissing.completed == [true]
+        return DemoResult(ok, "presented centered in \(fmt(CGFloat(presentedAt))) s: \(centered); hung and turned from the attachment: \(hung); fell off screen: \(gone); transitions completed: \(presenting.completed + dismissing.completed)")
     }
 }

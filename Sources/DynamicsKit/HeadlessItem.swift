@@ -1,4 +1,4 @@
-/// A ready-made item for headless use: center, bounds and transform, with an optional name and colour for
+/// A ready-made item for headless use: center, bounds and transform, with an optional name and color for
 /// rendering and error messages.
 ///
 /// ```swift
@@ -25,7 +25,7 @@ public final class HeadlessItem: DynamicItem, CustomStringConvertible {
     private var storedPath: BezierPath?
     /// A name for messages and renderings.
     public var name: String?
-    /// A CSS colour for renderings (for example "#3478f6").
+    /// A CSS color for renderings (for example "#3478f6").
     public var color: String?
 
     public init(center: CGPoint, size: CGSize, name: String? = nil, color: String? = nil,

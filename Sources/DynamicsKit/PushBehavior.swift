@@ -53,7 +53,7 @@ public final class PushBehavior: ItemBehavior {
     /// Where the push acts on `item`, as an offset from its center in its own coordinates (points).
     public func targetOffsetFromCenter(for item: DynamicItem) -> UIOffset { offsets[ObjectIdentifier(item)] ?? .zero }
 
-    /// Sets where the push acts on `item`; an off-centre push also spins it.
+    /// Sets where the push acts on `item`; an off-center push also spins it.
     public func setTargetOffsetFromCenter(_ offset: UIOffset, for item: DynamicItem) {
         guard require(offset.isWithin(SupportedRange.size.upperBound), "\(describe(self)): target offset must be finite and within ±100,000 points, got \(offset)") else { return }
         guard require(holds(item), "\(describe(self)) does not hold \(describe(item)); add it before setting its offset") else { return }

@@ -35,7 +35,7 @@ public final class Region: CustomStringConvertible {
         self.init(shape: .circle(radius: Float(radius)))
     }
 
-    /// A rectangle of `size` points centred on the field's position; points on the edge are outside.
+    /// A rectangle of `size` points centered on the field's position; points on the edge are outside.
     public convenience init(size: CGSize) {
         if !require(size.width.isFinite && size.height.isFinite && size.width >= 0 && size.height >= 0
                         && size.width <= 4 * SupportedRange.coordinate && size.height <= 4 * SupportedRange.coordinate,

@@ -1,6 +1,6 @@
 import DynamicsKit
 
-/// An item as a recording shows it: its name, size and shape, and a CSS colour.
+/// An item as a recording shows it: its name, size and shape, and a CSS color.
 public struct RecordedItem: Equatable, Sendable {
     public var name: String
     public var width: Double
@@ -9,7 +9,7 @@ public struct RecordedItem: Equatable, Sendable {
     public var color: String
 }
 
-/// What a simulation did, frame by frame: every item's centre and angle, the attachments, snap targets and
+/// What a simulation did, frame by frame: every item's center and angle, the attachments, snap targets and
 /// contact events of each frame, and the collision boundaries whenever they change. Written as CSV or JSON lines,
 /// drawn as an HTML replay page or an SVG snapshot.
 public final class Recording {
@@ -69,7 +69,7 @@ public final class Recorder {
     private var lastRecordedStep = -1
     private var pendingContacts: [Float] = []
 
-    /// The default palette, by item index, for items without a colour.
+    /// The default palette, by item index, for items without a color.
     public static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
                                  "#9c755f", "#bab0ac"]
 

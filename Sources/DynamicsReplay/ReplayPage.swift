@@ -126,7 +126,7 @@ function drawFrame() {
   for (const line of outlines) { ctx.moveTo(line[0], line[1]); for (let k = 2; k < line.length; k += 2) ctx.lineTo(line[k], line[k + 1]); }
   ctx.stroke();
   // Items. Those under 3 pixels across are plotted as pixels; unrotated rectangles are filled directly; the rest
-  // are batched into one path per colour. (10,000 items draw in a few milliseconds this way.)
+  // are batched into one path per color. (10,000 items draw in a few milliseconds this way.)
   const st = r.stateArray, base = f * n * 3, byColor = new Map(), tiny = [];
   ctx.lineWidth = 0.5 * px; ctx.strokeStyle = "rgba(0,0,0,.55)";
   let lastColor = null;

@@ -1,6 +1,6 @@
 // The wide contact pass at one width, included once per width by Solvers.c (after WidthOps.h and PackedOps.h),
 // which defines before it:
-//   W                        the lane count (4, 8 or 16): W / 4 batches of one colour side by side
+//   W                        the lane count (4, 8 or 16): W / 4 batches of one color side by side
 //   VF, VI                   float and int vectors of W lanes
 //   ZIPLO, ZIPHI, LOHALF, HIHALF   within each group of four lanes (each 128-bit part): unpcklps, unpckhps, movlhps,
 //                            movhlps of (a, b), so that four such vectors transpose as four 4×4 blocks
@@ -8,7 +8,7 @@
 // (SolverWidthEnd.h undefines them after the width). Lanes 4g … 4g + 3 are batch g of the group. Every expression
 // keeps the association and operand order of the Swift reference it replaced (WideContacts.swift).
 
-/// The warm start or one solve pass of W / 4 batches of one colour.
+/// The warm start or one solve pass of W / 4 batches of one color.
 static inline __attribute__((always_inline)) void FN(contactGroup)(const dk_contact_pass *p, dk_contact_batch *b,
                                                                  const int warmStart, const int useBias) {
     int32_t ea[W], eb[W];
@@ -156,7 +156,7 @@ static inline __attribute__((always_inline)) void FN(contactGroup)(const dk_cont
     FN(scatter)(p->velocity, eb, vBx, vBy, wB);
 }
 
-/// The colour's batches from `from` to `to`, W / 4 at a time while that many are left; returns the first not done.
+/// The color's batches from `from` to `to`, W / 4 at a time while that many are left; returns the first not done.
 static intptr_t FN(contactRun)(const dk_contact_pass *p, intptr_t from, intptr_t to) {
     intptr_t k = from;
     if (p->warmStart) {

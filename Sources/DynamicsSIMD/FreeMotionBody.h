@@ -59,11 +59,11 @@ static inline __attribute__((always_inline)) VF FN(windowIndex)(VF q) {
 static inline __attribute__((always_inline)) void FN(central)(const dk_free_central *c, const int mask, VF dx, VF dy,
                                                              VF *ax, VF *ay) {
     // The square root and the division run side by side (1/r = r/r²). r² below the smallest normal float counts
-    // as the centre (no direction).
+    // as the center (no direction).
     VF d2 = dx * dx + dy * dy;
-    VI atCentre = d2 < FN(splat)(1.17549435e-38f);
+    VI atCenter = d2 < FN(splat)(1.17549435e-38f);
     VF dist = __builtin_elementwise_sqrt(d2);
-    VF inv2 = FN(select)(atCentre, FN(splat)(0.0f), 1.0f / d2);
+    VF inv2 = FN(select)(atCenter, FN(splat)(0.0f), 1.0f / d2);
     VF inv = dist * inv2;
     VF a = FN(splat)(-0.0f), b = FN(splat)(-0.0f);
     if (mask & 1) { a = FN(splat)(c->a0); b = FN(splat)(c->b0); }

@@ -2,8 +2,8 @@
 // Every expression keeps the association and operand order of the Swift reference it replaced (WideJoints.swift);
 // Swift's prefix minus on a vector is 0 − v, written so here.
 
-/// The centre batches' geometry at the current positions: the unit axis, the axial mass and the length error.
-static inline __attribute__((always_inline)) void FN(centreGeometry)(const dk_rod_pass *p, dk_centre_rod_batch *b) {
+/// The center batches' geometry at the current positions: the unit axis, the axial mass and the length error.
+static inline __attribute__((always_inline)) void FN(centerGeometry)(const dk_rod_pass *p, dk_center_rod_batch *b) {
     int32_t ea[W], eb[W];
     DK_ENTRIES(b, ea, eb);
     VF pAx, pAy, pBx, pBy;
@@ -69,7 +69,7 @@ static inline __attribute__((always_inline)) void FN(rodGeometry)(const dk_rod_p
         }                                                                                                             \
     } while (0)
 
-static inline __attribute__((always_inline)) void FN(centreRodGroup)(const dk_rod_pass *p, dk_centre_rod_batch *b,
+static inline __attribute__((always_inline)) void FN(centerRodGroup)(const dk_rod_pass *p, dk_center_rod_batch *b,
                                                                    const int warmStart) {
     int32_t ea[W], eb[W];
     DK_ENTRIES(b, ea, eb);
@@ -117,14 +117,14 @@ static inline __attribute__((always_inline)) void FN(rodGroup)(const dk_rod_pass
 
 /// The batches of either kind from `from` to `to`, W / 4 at a time while that many are left (the geometry sweep, or
 /// the pass); returns the first not done.
-static intptr_t FN(centreRodRun)(const dk_rod_pass *p, intptr_t from, intptr_t to, const int geometry) {
+static intptr_t FN(centerRodRun)(const dk_rod_pass *p, intptr_t from, intptr_t to, const int geometry) {
     intptr_t k = from;
     if (geometry) {
-        for (; k + W / 4 <= to; k += W / 4) FN(centreGeometry)(p, p->centre + k);
+        for (; k + W / 4 <= to; k += W / 4) FN(centerGeometry)(p, p->center + k);
     } else if (p->warmStart) {
-        for (; k + W / 4 <= to; k += W / 4) FN(centreRodGroup)(p, p->centre + k, 1);
+        for (; k + W / 4 <= to; k += W / 4) FN(centerRodGroup)(p, p->center + k, 1);
     } else {
-        for (; k + W / 4 <= to; k += W / 4) FN(centreRodGroup)(p, p->centre + k, 0);
+        for (; k + W / 4 <= to; k += W / 4) FN(centerRodGroup)(p, p->center + k, 0);
     }
     return k;
 }

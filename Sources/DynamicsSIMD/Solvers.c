@@ -49,8 +49,8 @@ void dk_contact_pass_run(const dk_contact_pass *pass) {
     const int width = dk_vector_width();
 #endif
     intptr_t start = 0;
-    for (intptr_t c = 0; c < p.colourCount; c++) {
-        const intptr_t end = p.colourEnds[c];
+    for (intptr_t c = 0; c < p.colorCount; c++) {
+        const intptr_t end = p.colorEnds[c];
         intptr_t k = start;
         // Two batches at a time while two are left, then the rest one by one.
 #if defined(__x86_64__)
@@ -63,10 +63,10 @@ void dk_contact_pass_run(const dk_contact_pass *pass) {
 
 void dk_rod_pass_run(const dk_rod_pass *pass) {
     const dk_rod_pass p = *pass;
-    // The geometry sweep over every batch when positions moved, then the pass: the centre batches in colour order,
-    // then the general ones (one batch at a time, so the colours need no bounds).
+    // The geometry sweep over every batch when positions moved, then the pass: the center batches in color order,
+    // then the general ones (one batch at a time, so the colors need no bounds).
     for (int geometry = p.geometry ? 1 : 0; geometry >= 0; geometry--) {
-        centreRodRun4(&p, 0, p.centreCount, geometry);
+        centerRodRun4(&p, 0, p.centerCount, geometry);
         rodRun4(&p, 0, p.generalCount, geometry);
     }
 }

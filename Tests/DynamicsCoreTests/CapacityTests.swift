@@ -89,7 +89,7 @@ extension CapacityTests {
             ("contacts", world.contacts.capacity), ("contactHistory", world.contactHistory.capacity),
             ("constraints", world.constraints.capacity), ("wideContacts", world.wideContacts.capacity),
             ("pairs", world.pairs.capacity), ("cellEntries", world.cellEntries.capacity),
-            ("contactBodyColours", world.contactBodyColours.capacity), ("contactBodyEntry", world.contactBodyEntry.capacity),
+            ("contactBodyColors", world.contactBodyColors.capacity), ("contactBodyEntry", world.contactBodyEntry.capacity),
             ("contactVelocity", world.contactVelocity.capacity), ("unionParent", world.unionParent.capacity),
             ("bucketCounts", world.bucketCounts.capacity), ("sortScratch", world.sortScratch.capacity)]
         for (name, capacity) in tables { XCTAssertEqual(capacity, 0, "\(name) is given back at rest") }

@@ -40,7 +40,7 @@ final class IntegrationPathTests: XCTestCase {
         let center = Vec2(1000, 1000), far = Vec2(6000, 6000)
         let all = central
             // About a point 5000 pt beyond the swarm, each pulling or turning with some hundreds of pt/s²: no
-            // body comes near the centre, where the direction flips and rounding differences would grow.
+            // body comes near the center, where the direction flips and rounding differences would grow.
             ? [(field(.radialGravity, 2, falloff: 0, at: far), ids),
                (field(.vortex, -100, falloff: 1, at: far), ids),
                (field(.radialGravity, 40_000, falloff: 2, at: far), ids),

@@ -75,7 +75,7 @@ final class ManifoldReuseTests: XCTestCase {
             XCTAssertEqual(world.contactCount, 1)
             guard world.contactCount == 1 else { continue }
             let c = world.contacts[0]
-            // The box's bottom face is 10 below its centre; the wall is at 300. Both points share the gap.
+            // The box's bottom face is 10 below its center; the wall is at 300. Both points share the gap.
             let gap = 300 - (y + 10)
             for k in 0..<c.manifold.pointCount {
                 XCTAssertEqual(c.manifold[k].separation, gap, accuracy: 1e-4, "step \(step), point \(k)")

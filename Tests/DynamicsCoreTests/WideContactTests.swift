@@ -2,7 +2,7 @@ import XCTest
 @testable import DynamicsCore
 import DynamicsSIMD
 
-/// Contact constraints solved four at a time from a colouring of the contact graph (WideContacts.swift).
+/// Contact constraints solved four at a time from a coloring of the contact graph (WideContacts.swift).
 final class WideContactTests: XCTestCase {
     func run(_ scene: BenchmarkScene, wide: Bool, hertz: Float = 30, steps: Int) throws -> (World, SceneStatistics) {
         var settings = WorldSettings()
@@ -43,7 +43,7 @@ final class WideContactTests: XCTestCase {
             XCTAssertEqual(w.x, s.x, accuracy: 0.05)
             XCTAssertEqual(w.y, s.y, accuracy: 0.05)
         }
-        // Every box bounced: after its first landing it rose again clear of the floor (resting, its centre is at 290).
+        // Every box bounced: after its first landing it rose again clear of the floor (resting, its center is at 290).
         for (k, id) in ids.enumerated() {
             let ys = stride(from: k, to: wide.count, by: ids.count).map { wide[$0].y }
             guard let landing = ys.firstIndex(where: { $0 > 285 }) else { return XCTFail("box \(k) never landed") }
@@ -54,7 +54,7 @@ final class WideContactTests: XCTestCase {
 
     /// Every constraint is in exactly one lane, and no two lanes of a batch touch the same awake body (static
     /// bodies may be shared: nothing is written to them).
-    func test_colouring_putsEveryContactOnceAndNoSharedAwakeBodyInABatch() throws {
+    func test_coloring_putsEveryContactOnceAndNoSharedAwakeBodyInABatch() throws {
         let (world, _) = try run(.pyramid(20), wide: true, steps: 2)
         XCTAssertFalse(world.wideContacts.isEmpty, "the wide path ran")
         let awake = Int32(world.bodies.awakeCount)
@@ -76,7 +76,7 @@ final class WideContactTests: XCTestCase {
         XCTAssertTrue(world.constraints.isEmpty, "the wide path builds no scalar constraints")
     }
 
-    /// The contact pass solves one, two or four batches of a colour side by side (4, 8 or 16 lanes, by processor):
+    /// The contact pass solves one, two or four batches of a color side by side (4, 8 or 16 lanes, by processor):
     /// every width must give the same bits. Rain landing in a pile and a pyramid, every body's state every 30 steps.
     func test_widerContactPasses_matchFourLanesBitForBit() throws {
         let widths = [8, 16].filter { $0 <= World.vectorLanes }
@@ -112,11 +112,11 @@ final class WideContactTests: XCTestCase {
         }
     }
 
-    /// A plank lying on 72 boxes has more contacts than there are colours: the contacts that find none (the
+    /// A plank lying on 72 boxes has more contacts than there are colors: the contacts that find none (the
     /// overflow) become scalar constraints, solved before the batches in every pass, while the rest stay wide.
     /// Every contact is solved once, the overflow's impulses are kept for the next step's warm start, and the
     /// plank rests as on the all-scalar path, the same on every run.
-    func test_colouringOverflow_solvesTheRestAsScalarConstraints() throws {
+    func test_coloringOverflow_solvesTheRestAsScalarConstraints() throws {
         func rest(wide: Bool, steps: Int) throws -> (world: World, plank: BodyID, trace: [Vec2]) {
             let world = try floorWorld(y: 500, from: -100, to: 1200)
             if !wide { world.wideContactMinimum = .max }
@@ -134,7 +134,7 @@ final class WideContactTests: XCTestCase {
                 try world.step(dt: 1.0 / 60, substeps: 4)
                 if wide && step < 20 {
                     XCTAssertFalse(world.wideContacts.isEmpty, "step \(step): the batches ran")
-                    XCTAssertFalse(world.constraints.isEmpty, "step \(step): 72 contacts at the plank overflow 64 colours")
+                    XCTAssertFalse(world.constraints.isEmpty, "step \(step): 72 contacts at the plank overflow 64 colors")
                 }
                 trace.append(world.origin(of: plank))
                 trace.append(Vec2(world.angle(of: plank), 0))
@@ -156,7 +156,7 @@ final class WideContactTests: XCTestCase {
         XCTAssertEqual(atPlank.count, 72)
         for c in atPlank { XCTAssertGreaterThan(c.manifold.points.0.normalImpulse, 0) }
         for c in world.constraints { XCTAssertGreaterThan(world.contacts[Int(c.contact)].manifold.points.0.normalImpulse, 0) }
-        // The plank rests on the boxes (its centre 10 points above their tops' 490), level, as on the scalar path.
+        // The plank rests on the boxes (its center 10 points above their tops' 490), level, as on the scalar path.
         XCTAssertEqual(world.origin(of: plank).y, 485, accuracy: 0.5)
         XCTAssertEqual(world.angle(of: plank), 0, accuracy: 0.001)
         let (_, _, wide) = try rest(wide: true, steps: 90)

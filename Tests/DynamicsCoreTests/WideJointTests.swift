@@ -2,7 +2,7 @@ import XCTest
 @testable import DynamicsCore
 import DynamicsSIMD
 
-/// Rigid distance joints solved four at a time from a colouring of the joint graph (WideJoints.swift).
+/// Rigid distance joints solved four at a time from a coloring of the joint graph (WideJoints.swift).
 final class WideJointTests: XCTestCase {
     func grid(wide: Bool, steps: Int) throws -> (World, SceneStatistics) {
         let world = World()
@@ -15,13 +15,13 @@ final class WideJointTests: XCTestCase {
 
     /// Every rod is in exactly one lane, and no two lanes of a batch touch the same awake body (the condition for
     /// solving them side by side).
-    func test_colouring_putsEveryRodOnceAndNoSharedBodyInABatch() throws {
+    func test_coloring_putsEveryRodOnceAndNoSharedBodyInABatch() throws {
         let (world, _) = try grid(wide: true, steps: 1)
         let rods = 12 + 2 * 12 * 11
         XCTAssertTrue(world.scalarJoints.isEmpty, "every link of the grid is a rigid rod")
-        XCTAssertTrue(world.wideRods.isEmpty, "the grid's links join item centres: every batch is a centre batch")
+        XCTAssertTrue(world.wideRods.isEmpty, "the grid's links join item centers: every batch is a center batch")
         var seen = Set<Int32>()
-        let lanes = world.centreRods.map { ($0.joint, $0.entryA, $0.entryB) } + world.wideRods.map { ($0.joint, $0.entryA, $0.entryB) }
+        let lanes = world.centerRods.map { ($0.joint, $0.entryA, $0.entryB) } + world.wideRods.map { ($0.joint, $0.entryA, $0.entryB) }
         for (joint, entryA, entryB) in lanes {
             var bodies = Set<Int32>()
             for l in 0..<4 where joint[l] >= 0 {
@@ -34,9 +34,9 @@ final class WideJointTests: XCTestCase {
         XCTAssertEqual(seen.count, rods)
     }
 
-    /// A hanging net whose links join points off the item centres (so the rods turn their items): the general
+    /// A hanging net whose links join points off the item centers (so the rods turn their items): the general
     /// wide batches, against the scalar path.
-    func offCentreNet(wide: Bool, steps: Int) throws -> (maxError: Float, bottomY: Float, centreBatches: Int, batches: Int) {
+    func offCenterNet(wide: Bool, steps: Int) throws -> (maxError: Float, bottomY: Float, centerBatches: Int, batches: Int) {
         let world = World()
         if !wide { world.wideRodMinimum = .max }
         let side = 8
@@ -71,13 +71,13 @@ final class WideJointTests: XCTestCase {
             let (a, b) = world.jointAnchors(j)
             maxError = max(maxError, abs(length(b - a) - 12))
         }
-        return (maxError, world.origin(of: ids[side - 1][0]).y, world.centreRods.count, world.wideRods.count)
+        return (maxError, world.origin(of: ids[side - 1][0]).y, world.centerRods.count, world.wideRods.count)
     }
 
-    func test_offCentreRods_useTheGeneralBatches_andHoldLikeTheScalarPath() throws {
-        let scalar = try offCentreNet(wide: false, steps: 120)
-        let wide = try offCentreNet(wide: true, steps: 120)
-        XCTAssertEqual(wide.centreBatches, 0)
+    func test_offCenterRods_useTheGeneralBatches_andHoldLikeTheScalarPath() throws {
+        let scalar = try offCenterNet(wide: false, steps: 120)
+        let wide = try offCenterNet(wide: true, steps: 120)
+        XCTAssertEqual(wide.centerBatches, 0)
         XCTAssertGreaterThan(wide.batches, 0, "the general wide path ran")
         XCTAssertLessThan(wide.maxError, 0.5)
         XCTAssertEqual(wide.maxError, scalar.maxError, accuracy: 0.05)
@@ -106,7 +106,7 @@ final class WideJointTests: XCTestCase {
             XCTAssertTrue(world.isAwake(b), "moving a static body wakes what hangs from it")
             for _ in 0..<120 { try world.step(dt: 1.0 / 60, substeps: 4) }
             XCTAssertEqual(length(world.origin(of: b) - Vec2(300, 100)), 50, accuracy: 0.5, wide ? "wide" : "scalar")
-            XCTAssertEqual(wide, !world.centreRods.isEmpty)
+            XCTAssertEqual(wide, !world.centerRods.isEmpty)
         }
     }
 
@@ -145,7 +145,7 @@ final class WideJointTests: XCTestCase {
         XCTAssertTrue(world.rodImpulsesPending, "the batches hold the newest impulses")
         let j = links[links.count / 2]
         var batchImpulse: Float?
-        for b in world.centreRods { for l in 0..<4 where b.joint[l] == j.index { batchImpulse = b.impulse[l] } }
+        for b in world.centerRods { for l in 0..<4 where b.joint[l] == j.index { batchImpulse = b.impulse[l] } }
         for b in world.wideRods { for l in 0..<4 where b.joint[l] == j.index { batchImpulse = b.impulse[l] } }
         let impulse = try XCTUnwrap(batchImpulse, "the link is a wide rod")
         XCTAssertNotEqual(impulse, 0, "the hanging grid pulls on it")
@@ -165,7 +165,7 @@ final class WideJointTests: XCTestCase {
     func test_wideRods_holdTheGridLikeTheScalarPath_deterministically() throws {
         let (_, scalar) = try grid(wide: false, steps: 120)
         let (wideWorld, wide) = try grid(wide: true, steps: 120)
-        XCTAssertFalse(wideWorld.centreRods.isEmpty, "the wide path ran")
+        XCTAssertFalse(wideWorld.centerRods.isEmpty, "the wide path ran")
         XCTAssertLessThan(wide.maxLinkError, 0.5)
         XCTAssertEqual(wide.maxLinkError, scalar.maxLinkError, accuracy: 0.02)
         XCTAssertEqual(wide.sag, scalar.sag, accuracy: 0.02 * abs(scalar.sag) + 0.02)

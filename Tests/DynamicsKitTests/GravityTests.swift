@@ -114,7 +114,7 @@ final class PushTests: XCTestCase {
     }
 
     /// "an off-centre push also spins the item."
-    func test_offCentrePush_spinsTheItem() {
+    func test_offCenterPush_spinsTheItem() {
         let animator = DynamicAnimator()
         let item = box(0, 0)
         let push = PushBehavior(items: [item], mode: .instantaneous)
@@ -129,13 +129,13 @@ final class PushTests: XCTestCase {
         // ω = r × P / I = 50 · 100 / (1 · (100² + 100²) / 12) = 3 rad/s
         XCTAssertClose(props.angularVelocity(for: item), 3, within: 0.01)
         XCTAssertClose(props.linearVelocity(for: item).y, 100, within: 0.01)
-        let centred = box(300, 0)
-        let straight = PushBehavior(items: [centred], mode: .instantaneous)
+        let centered = box(300, 0)
+        let straight = PushBehavior(items: [centered], mode: .instantaneous)
         straight.pushDirection = CGVector(dx: 0, dy: 1)
         animator.addBehavior(straight)
-        animator.addBehavior(noDamping([centred]))
+        animator.addBehavior(noDamping([centered]))
         animator.step()
-        XCTAssertEqual(animator.velocity(of: centred)!.angular, 0, accuracy: 1e-6)
+        XCTAssertEqual(animator.velocity(of: centered)!.angular, 0, accuracy: 1e-6)
     }
 
     func test_inactiveContinuousPush_doesNothing() {

@@ -420,7 +420,7 @@ final class PortingRulesTests: XCTestCase {
             }
             XCTAssertLessThanOrEqual(maxAmplitude, 100.5, "size \(size), strength \(strength)")
             // (A spring stiffer than the substeps resolve is seen at the steps' ends only in part of its swing.)
-            XCTAssertLessThan(minX, strength > 1 ? 460 : 420, "it oscillates through the centre (size \(size), strength \(strength))")
+            XCTAssertLessThan(minX, strength > 1 ? 460 : 420, "it oscillates through the center (size \(size), strength \(strength))")
         }
     }
 

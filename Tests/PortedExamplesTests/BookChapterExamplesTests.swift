@@ -180,7 +180,7 @@ final class StickyCornersViewController {
 // MARK: - Drop-out transition (also the transitions chapter, references/002)
 
 /// The chapter's composite behavior driving a modal transition: the presented view drops in from above and
-/// bounces to rest at the centre; dismissed, it swings from a rope, then falls off the screen.
+/// bounces to rest at the center; dismissed, it swings from a rope, then falls off the screen.
 final class DropOutAnimator: UIDynamicBehavior {
     let duration: TimeInterval
     let isAppearing: Bool
@@ -621,7 +621,7 @@ final class BookChapterExamplesTests: XCTestCase {
         vc.viewDidLoad()
         vc.viewDidLayoutSubviews()
         runDisplayLink(vc.dynamicAnimator, seconds: 2)                  // it drops to the bottom first
-        // Pick the view up at its centre and flick it up and to the right.
+        // Pick the view up at its center and flick it up and to the right.
         let pan = ScriptedPan(start: vc.orangeView.center, velocity: CGPoint(x: 450, y: -1400), duration: 0.25)
         pan.play({ vc.handlePan(state: $0, location: $1, velocity: $2) }, frame: { vc.dynamicAnimator.step() })
         vc.dynamicAnimator.step()
@@ -664,7 +664,7 @@ final class BookChapterExamplesTests: XCTestCase {
         XCTAssertEqual(presenting.completed, [true], "the presentation completes once")
         XCTAssertEqual(present.pauses, 1, "did-pause fires once")
         XCTAssertEqual(dialog.center.x, 187.5, accuracy: 0.5)
-        XCTAssertEqual(dialog.center.y, 333.5, accuracy: 3, "it rests at the centre")
+        XCTAssertEqual(dialog.center.y, 333.5, accuracy: 3, "it rests at the center")
         XCTAssertTrue(present.animator!.behaviors.isEmpty)
 
         let dismiss = DropOutAnimator(isAppearing: false)

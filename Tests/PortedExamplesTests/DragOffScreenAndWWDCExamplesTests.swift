@@ -113,7 +113,7 @@ final class BouncyFallBehavior: UIDynamicBehavior {
 }
 
 final class DragOffScreenAndWWDCExamplesTests: XCTestCase {
-    /// Drags the view from a touch point 30 pt right of and 50 pt below its centre along `pan`.
+    /// Drags the view from a touch point 30 pt right of and 50 pt below its center along `pan`.
     private func drag(_ vc: DragOffScreenViewController, pan: ScriptedPan) {
         let v = vc.viewToDrag!
         pan.play({ state, location, velocity in

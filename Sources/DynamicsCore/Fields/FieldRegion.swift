@@ -9,7 +9,7 @@ public indirect enum FieldRegion: Equatable, Sendable {
     case infinite
     /// Points within `radius` of the center (the boundary is inside).
     case circle(radius: Float)
-    /// Points strictly inside a `width` × `height` rectangle centred on the field (the edge is outside).
+    /// Points strictly inside a `width` × `height` rectangle centered on the field (the edge is outside).
     case rectangle(width: Float, height: Float)
     /// Points not in the region.
     case inverse(FieldRegion)

@@ -15,7 +15,7 @@ public enum ShapeGeometry: Equatable, Sendable {
     /// A line segment: boundaries are made of these.
     case segment(Vec2, Vec2)
 
-    /// A rectangle of the given size centred at `center`, turned by `angle` radians.
+    /// A rectangle of the given size centered at `center`, turned by `angle` radians.
     public static func box(width: Float, height: Float, center: Vec2 = .zero, angle: Float = 0) -> ShapeGeometry {
         let hx = width / 2, hy = height / 2
         let q = Rot(angle: angle)

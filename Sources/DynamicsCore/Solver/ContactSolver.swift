@@ -78,8 +78,8 @@ extension World {
     /// Builds the constraints of all active contacts. Bodies outside the awake range (static) get zero inverse
     /// mass; their slots are still used so the loops need no branch (their velocity stays zero).
     ///
-    /// With `wideContactMinimum` contacts or more they are coloured in 64 colours and built straight into the wide
-    /// batches (`buildWideContacts`); the few that find no free colour (a body crowded by speculative contacts in a
+    /// With `wideContactMinimum` contacts or more they are colored in 64 colors and built straight into the wide
+    /// batches (`buildWideContacts`); the few that find no free color (a body crowded by speculative contacts in a
     /// violent impact) are built here as scalar constraints, which every pass solves before the batches. With fewer
     /// contacts, every contact becomes a scalar constraint, in contact order.
     func prepareContacts(h: Float) {
@@ -87,7 +87,7 @@ extension World {
         wideContacts.removeAll(keepingCapacity: true)
         let soft = contactSoftness(h: h)
         if contacts.count >= wideContactMinimum {
-            colourContacts()
+            colorContacts()
             buildWideContacts(overflowSoftness: soft)
             return
         }

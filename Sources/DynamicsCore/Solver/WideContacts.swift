@@ -1,11 +1,11 @@
 // Contact constraints, four at a time.
 //
-// With enough contacts (`wideContactMinimum`), `prepareContacts` colours them so that no two of one colour share an
-// awake body (static bodies do not count: nothing is written to them), cuts each colour into batches of four and
+// With enough contacts (`wideContactMinimum`), `prepareContacts` colors them so that no two of one color share an
+// awake body (static bodies do not count: nothing is written to them), cuts each color into batches of four and
 // builds the constraints straight into those batches: four contacts are gathered into vectors and their masses,
 // anchors and separations computed on four lanes at once, with the scalar path's arithmetic lane for lane. No
-// scalar constraint is built for them. The colouring is a greedy pass in contact order (contacts are sorted by key),
-// so it is deterministic. A contact that finds no free colour among 64 (in a violent impact, a fast body's
+// scalar constraint is built for them. The coloring is a greedy pass in contact order (contacts are sorted by key),
+// so it is deterministic. A contact that finds no free color among 64 (in a violent impact, a fast body's
 // speculative contacts can crowd a pair of bodies) goes to the overflow: it becomes a scalar constraint of
 // ContactSolver.swift, and every pass solves the overflow first, then the batches (Box2D v3 does the same). With
 // few contacts, the step takes the scalar path for all of them.
@@ -13,7 +13,7 @@
 // The solve is the scalar solver's lane for lane: soft normal impulses with speculative separation, the 2×2 block
 // for two-point manifolds where it pushes at both points (otherwise point by point), then Coulomb friction. Both
 // the block and the point-by-point results are computed for every lane and one is selected per lane, so there is
-// no branch. Only the order of the constraints within a pass differs (colour by colour), as in any coloured
+// no branch. Only the order of the constraints within a pass differs (color by color), as in any colored
 // Gauss–Seidel solver. Restitution, which few contacts need, runs after the last substep in contact order, as on
 // the scalar path: each bouncing contact is read out of its lane, solved by the scalar code and put back.
 //
@@ -21,7 +21,7 @@
 // as the wide joints do. Entry 0 is a zero entry for padding lanes; then one entry per body the contacts touch,
 // static ones included (their velocity stays zero and is never copied back).
 //
-// The pass over the batches is C (`dk_contact_pass_run`, ContactBody.h): the batches of one colour share no awake
+// The pass over the batches is C (`dk_contact_pass_run`, ContactBody.h): the batches of one color share no awake
 // body, so it solves one or two (AVX2) of them side by side, whatever the processor offers, with bit-identical
 // results.
 
@@ -30,7 +30,7 @@ import DynamicsSIMD
 /// One contact point of each of four lanes (`dk_contact_point`, DynamicsContacts.h).
 @usableFromInline typealias WideContactPoint = dk_contact_point
 
-/// Four contact constraints of one colour, in SoA form (`dk_contact_batch`, DynamicsContacts.h).
+/// Four contact constraints of one color, in SoA form (`dk_contact_batch`, DynamicsContacts.h).
 @usableFromInline typealias WideContactBatch = dk_contact_batch
 
 /// One batch's inputs: four lanes gathered from the contacts one by one into `Lane`s (`init(lanes:)`), then computed
@@ -47,7 +47,7 @@ private struct ContactLanes {
 
         @inline(__always) init() {}
 
-        /// The point's anchors from the centres of mass at `pA` and `pB`, as the narrowphase computed them.
+        /// The point's anchors from the centers of mass at `pA` and `pB`, as the narrowphase computed them.
         @inline(__always) init(_ mp: ManifoldPoint, _ pA: Vec2, _ pB: Vec2, normal n: Vec2) {
             let rA = mp.anchorA(from: pA, normal: n), rB = mp.anchorB(from: pB, normal: n)
             rAx = rA.x; rAy = rA.y; rBx = rB.x; rBy = rB.y
@@ -161,36 +161,36 @@ private struct ContactLanes {
 }
 
 extension World {
-    /// The colour of the contacts that find no free colour among 64: they are solved as scalar constraints.
-    static let overflowColour = 64
+    /// The color of the contacts that find no free color among 64: they are solved as scalar constraints.
+    static let overflowColor = 64
 
-    /// Colours this step's contacts so that no two of one colour share an awake body, giving each body a packed
-    /// entry on its first contact: `contactColoured` holds colour << 32 | contact per contact (`overflowColour`
-    /// for a contact whose bodies have all 64 colours taken between them) and `contactBodies` the entries' slots.
-    func colourContacts() {
+    /// Colors this step's contacts so that no two of one color share an awake body, giving each body a packed
+    /// entry on its first contact: `contactColored` holds color << 32 | contact per contact (`overflowColor`
+    /// for a contact whose bodies have all 64 colors taken between them) and `contactBodies` the entries' slots.
+    func colorContacts() {
         let count = contacts.count
         let awake = bodies.awakeCount, slots = bodies.count
-        // Colours in use per entry (awake bodies only): at most one entry per slot, and two per contact.
+        // Colors in use per entry (awake bodies only): at most one entry per slot, and two per contact.
         let entryBound = Swift.min(2 * count, slots) + 1
-        if contactBodyColours.count < entryBound {
-            contactBodyColours.append(contentsOf: repeatElement(0, count: entryBound - contactBodyColours.count))
+        if contactBodyColors.count < entryBound {
+            contactBodyColors.append(contentsOf: repeatElement(0, count: entryBound - contactBodyColors.count))
         }
         if contactBodyEntry.count < slots {
             contactBodyEntry.append(contentsOf: repeatElement(-1, count: slots - contactBodyEntry.count))
         }
-        if contactColourStart.count < World.overflowColour + 2 {
-            contactColourStart = [Int](repeating: 0, count: World.overflowColour + 2)
+        if contactColorStart.count < World.overflowColor + 2 {
+            contactColorStart = [Int](repeating: 0, count: World.overflowColor + 2)
         }
-        contactColoured.removeAll(keepingCapacity: true)
-        if contactColoured.capacity < count { contactColoured.reserveCapacity(count + count / 8) }
+        contactColored.removeAll(keepingCapacity: true)
+        if contactColored.capacity < count { contactColored.reserveCapacity(count + count / 8) }
         // Entry 0 is the padding lanes' zero entry; the bodies' entries follow.
         contactBodies.removeAll(keepingCapacity: true)
         contactBodies.append(-1)
         let slot = bodies.slot
         contacts.withUnsafeBufferPointer { cs in
-            contactBodyColours.withUnsafeMutableBufferPointer { used in
+            contactBodyColors.withUnsafeMutableBufferPointer { used in
             contactBodyEntry.withUnsafeMutableBufferPointer { entry in
-            contactColourStart.withUnsafeMutableBufferPointer { start in
+            contactColorStart.withUnsafeMutableBufferPointer { start in
                 for c in 0..<start.count { start[c] = 0 }
                 /// The slot's entry, made on its first contact.
                 @inline(__always) func enter(_ slot: Int32) -> Int {
@@ -209,15 +209,15 @@ extension World {
                     if Int(sa) < awake { taken |= used[ea] }
                     if Int(sb) < awake { taken |= used[eb] }
                     guard taken != .max else {
-                        contactColoured.append(UInt64(World.overflowColour) << 32 | UInt64(k))
-                        start[World.overflowColour + 1] += 1
+                        contactColored.append(UInt64(World.overflowColor) << 32 | UInt64(k))
+                        start[World.overflowColor + 1] += 1
                         continue
                     }
                     let c = (~taken).trailingZeroBitCount
                     let bit: UInt64 = 1 << UInt64(c)
                     if Int(sa) < awake { used[ea] |= bit }
                     if Int(sb) < awake { used[eb] |= bit }
-                    contactColoured.append(UInt64(c) << 32 | UInt64(k))
+                    contactColored.append(UInt64(c) << 32 | UInt64(k))
                     start[c + 1] += 1
                 }
             }
@@ -226,31 +226,31 @@ extension World {
         }
     }
 
-    /// Builds this step's constraints straight into coloured batches of four (`wideContacts`) from the coloured
-    /// contacts (`colourContacts`), computing four lanes at once with the scalar `prepareContacts`'s arithmetic,
+    /// Builds this step's constraints straight into colored batches of four (`wideContacts`) from the colored
+    /// contacts (`colorContacts`), computing four lanes at once with the scalar `prepareContacts`'s arithmetic,
     /// lane for lane, and the overflow's into `constraints` (`overflowSoftness`: `contactSoftness` at this
-    /// substep). Afterwards `contactColoured[k]` holds contact k's place, batch << 2 | lane, or `overflowPlace` |
+    /// substep). Afterwards `contactColored[k]` holds contact k's place, batch << 2 | lane, or `overflowPlace` |
     /// its index in `constraints` (restitution reads them in contact order).
     func buildWideContacts(overflowSoftness: (contact: Softness, static: Softness)) {
-        sortByColour(contactColoured, into: &contactSorted, colourStart: &contactColourStart)
-        // `contactColourStart[c]` now holds the end of colour c.
+        sortByColor(contactColored, into: &contactSorted, colorStart: &contactColorStart)
+        // `contactColorStart[c]` now holds the end of color c.
         contactVelocity.reserve(contactBodies.count, count: 0)
         contactPose.reserve(contactBodies.count, count: 0)
         contactVelocity.base[0] = .zero
         contactPose.base[0] = SIMD4(0, 0, 1, 0)
         wideContactPosesStale = true
-        // Sized for this step's batches at once (a quarter of each colour, rounded up), with an eighth to spare.
-        var batchCount = 0, colourStart = 0
-        for colour in 0..<World.overflowColour {
-            let end = contactColourStart[colour]
-            batchCount += (end - colourStart + 3) / 4
-            colourStart = end
+        // Sized for this step's batches at once (a quarter of each color, rounded up), with an eighth to spare.
+        var batchCount = 0, colorStart = 0
+        for color in 0..<World.overflowColor {
+            let end = contactColorStart[color]
+            batchCount += (end - colorStart + 3) / 4
+            colorStart = end
         }
         if wideContacts.capacity < batchCount { wideContacts.reserveCapacity(batchCount + batchCount / 8) }
         // Each batch is written in place (appending one by one copies each 672-byte batch through the stack).
         let firstBatch = wideContacts.count
         let batchOut = wideContacts.extend(by: batchCount)
-        wideContactColourEnds.removeAll(keepingCapacity: true)
+        wideContactColorEnds.removeAll(keepingCapacity: true)
         let awake = bodies.awakeCount
         let slot = bodies.slot
         let pos = bodies.position.base, rot = bodies.rotation.base
@@ -260,10 +260,10 @@ extension World {
         contacts.withUnsafeBufferPointer { cs in
         contactBodyEntry.withUnsafeBufferPointer { entry in
         contactSorted.withUnsafeBufferPointer { sorted in
-        contactColoured.withUnsafeMutableBufferPointer { place in
+        contactColored.withUnsafeMutableBufferPointer { place in
             var k = 0, built = 0
-            for colour in 0..<World.overflowColour {
-                let end = contactColourStart[colour]
+            for color in 0..<World.overflowColor {
+                let end = contactColorStart[color]
                 while k < end {
                     let lanes = Swift.min(4, end - k)
                     let index = firstBatch + built
@@ -281,13 +281,13 @@ extension World {
                     (batchOut + built).initialize(to: ContactLanes(lanes: lane).batch())
                     built += 1
                 }
-                if firstBatch + built > Int(wideContactColourEnds.last ?? 0) {
-                    wideContactColourEnds.append(Int32(firstBatch + built))
+                if firstBatch + built > Int(wideContactColorEnds.last ?? 0) {
+                    wideContactColorEnds.append(Int32(firstBatch + built))
                 }
             }
             assert(built == batchCount, "built \(built) contact batches where \(batchCount) were counted")
             // The overflow, in contact order.
-            while k < contactColourStart[World.overflowColour] {
+            while k < contactColorStart[World.overflowColor] {
                 let ci = Int(sorted[k])
                 place[ci] = World.overflowPlace | UInt64(constraints.count)
                 constraints.append(scalarConstraint(contact: ci, soft: overflowSoftness))
@@ -319,7 +319,7 @@ extension World {
         let threshold = settings.restitutionThreshold
         let slot = bodies.slot
         contacts.withUnsafeBufferPointer { cs in
-        contactColoured.withUnsafeBufferPointer { place in
+        contactColored.withUnsafeBufferPointer { place in
         wideContacts.withUnsafeMutableBufferPointer { batches in
             for k in 0..<cs.count where cs[k].restitution > 0 {
                 let m = cs[k].manifold
@@ -412,9 +412,9 @@ extension World {
             }
         } }
         wideContacts.withUnsafeMutableBufferPointer { batches in
-            wideContactColourEnds.withUnsafeBufferPointer { ends in
+            wideContactColorEnds.withUnsafeBufferPointer { ends in
                 var pass = dk_contact_pass(
-                    batches: batches.baseAddress, colourEnds: ends.baseAddress, colourCount: ends.count,
+                    batches: batches.baseAddress, colorEnds: ends.baseAddress, colorCount: ends.count,
                     velocity: packedVel.assumingMemoryBound(to: Float.self),
                     pose: UnsafePointer(packedPose.assumingMemoryBound(to: Float.self)),
                     warmStart: warmStart ? 1 : 0, useBias: useBias ? 1 : 0,

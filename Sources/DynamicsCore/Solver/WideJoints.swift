@@ -1,19 +1,19 @@
 // Rigid distance joints, four at a time.
 //
-// The joint graph is coloured so that no two joints of one colour share an awake body (DESIGN.md: wide batches from
-// colouring); each colour is cut into batches of four, whose joints are solved in the lanes of SIMD vectors. A
+// The joint graph is colored so that no two joints of one color share an awake body (DESIGN.md: wide batches from
+// coloring); each color is cut into batches of four, whose joints are solved in the lanes of SIMD vectors. A
 // rigid distance joint (a rod: UIKit's attachment without frequency, the joint grid's links) is the common joint of
-// large scenes; every other joint, and a rod that finds no free colour among 64, is solved by the scalar path
-// first, in joint order. The colouring is a greedy pass in joint order, so it is deterministic. The batches are
+// large scenes; every other joint, and a rod that finds no free color among 64, is solved by the scalar path
+// first, in joint order. The coloring is a greedy pass in joint order, so it is deterministic. The batches are
 // kept from step to step and rebuilt only when something they hold changes (`prepareJoints` checks): a net that
-// stays awake is coloured once.
+// stays awake is colored once.
 //
-// Rods that join centres of mass (or a centre and a world point) never turn their bodies: they get batches of their
-// own (`CentreRodBatch`) that move only linear velocities, about half the work of a general batch.
+// Rods that join centers of mass (or a center and a world point) never turn their bodies: they get batches of their
+// own (`CenterRodBatch`) that move only linear velocities, about half the work of a general batch.
 //
 // The arithmetic is the scalar rigid branch of `solveDistance` lane for lane; only the order of the joints
-// within a pass differs (colour by colour), as in any coloured Gauss–Seidel solver. The geometry sweep and the
-// passes are C (`dk_rod_pass_run`, RodBody.h), at 4 lanes: the batches of one colour share no awake body, so they
+// within a pass differs (color by color), as in any colored Gauss–Seidel solver. The geometry sweep and the
+// passes are C (`dk_rod_pass_run`, RodBody.h), at 4 lanes: the batches of one color share no awake body, so they
 // could be solved two at a time, but with AVX2 that measured no faster (Solvers.c).
 //
 // The batches read and write a packed copy of their bodies' state, (vx, vy, ω, 0) and (x, y, cos, sin) per body,
@@ -24,22 +24,22 @@
 
 import DynamicsSIMD
 
-/// Four rigid distance joints of one colour, in SoA form (`dk_rod_batch`, DynamicsRods.h). Each side of a lane is
+/// Four rigid distance joints of one color, in SoA form (`dk_rod_batch`, DynamicsRods.h). Each side of a lane is
 /// an entry of the packed state: an awake body's, or one of its own for a fixed side (the world, a static or a
 /// sleeping body). Padding lanes have two fixed sides 1 apart, rest length 1 and no mass, so they apply nothing.
 @usableFromInline typealias WideRodBatch = dk_rod_batch
 
-/// Four rigid distance joints of one colour whose anchors are their bodies' centres of mass (or a world point)
-/// (`dk_centre_rod_batch`): UIKit's default attachment, and the joint grid's links. With no lever arm the rod never
+/// Four rigid distance joints of one color whose anchors are their bodies' centers of mass (or a world point)
+/// (`dk_center_rod_batch`): UIKit's default attachment, and the joint grid's links. With no lever arm the rod never
 /// turns its bodies, so a batch reads and writes only the linear velocities and positions of the packed state: half
 /// the data, and none of the angular terms. The arithmetic is `WideRodBatch`'s with the anchors zero, which changes
 /// no result (each dropped term is an exact zero).
-@usableFromInline typealias CentreRodBatch = dk_centre_rod_batch
+@usableFromInline typealias CenterRodBatch = dk_center_rod_batch
 
 extension World {
-    /// Whether a wide rod acts through its bodies' centres: each body side anchored at its centre of mass, or a
+    /// Whether a wide rod acts through its bodies' centers: each body side anchored at its center of mass, or a
     /// world point.
-    @inline(__always) static func isCentreRod(_ jr: JointRecord) -> Bool {
+    @inline(__always) static func isCenterRod(_ jr: JointRecord) -> Bool {
         jr.localA == .zero && (jr.bodyB < 0 || jr.localB == .zero)
     }
 
@@ -48,14 +48,14 @@ extension World {
         jr.kind == .distance && !(jr.minLength < jr.maxLength) && !jr.isPointDistance
     }
 
-    /// Colours the awake joints and builds `wideRods` (batches in colour order), `scalarJoints` (the rest, in joint
+    /// Colors the awake joints and builds `wideRods` (batches in color order), `scalarJoints` (the rest, in joint
     /// order) and the packed state of the rods' bodies. Runs after `prepareJoints` has filled slots and masses.
     func buildWideRods() {
         flushRodImpulses()
         wideRods.removeAll(keepingCapacity: true)
-        centreRods.removeAll(keepingCapacity: true)
+        centerRods.removeAll(keepingCapacity: true)
         scalarJoints.removeAll(keepingCapacity: true)
-        rodColoured.removeAll(keepingCapacity: true)
+        rodColored.removeAll(keepingCapacity: true)
         rodBodies.removeAll(keepingCapacity: true)
         let awake = bodies.awakeCount
         var rods = 0
@@ -66,15 +66,15 @@ extension World {
             scalarJoints.append(contentsOf: awakeJoints)
             return
         }
-        if rodBodyColours.count < awake {
-            rodBodyColours.append(contentsOf: repeatElement(0, count: awake - rodBodyColours.count))
+        if rodBodyColors.count < awake {
+            rodBodyColors.append(contentsOf: repeatElement(0, count: awake - rodBodyColors.count))
             rodBodyEntry.append(contentsOf: repeatElement(-1, count: awake - rodBodyEntry.count))
         }
-        if rodColourStart.count < 65 { rodColourStart = [Int](repeating: 0, count: 65) }
+        if rodColorStart.count < 65 { rodColorStart = [Int](repeating: 0, count: 65) }
         joints.withUnsafeBufferPointer { js in
-            rodBodyColours.withUnsafeMutableBufferPointer { used in
+            rodBodyColors.withUnsafeMutableBufferPointer { used in
             rodBodyEntry.withUnsafeMutableBufferPointer { entry in
-            rodColourStart.withUnsafeMutableBufferPointer { count in
+            rodColorStart.withUnsafeMutableBufferPointer { count in
                 for s in 0..<awake { used[s] = 0; entry[s] = -1 }
                 for c in 0..<65 { count[c] = 0 }
                 for j in awakeJoints {
@@ -96,31 +96,31 @@ extension World {
                     }
                     take(jr.slotA)
                     take(jr.slotB)
-                    rodColoured.append(UInt64(c) << 32 | UInt64(UInt32(bitPattern: j)))
+                    rodColored.append(UInt64(c) << 32 | UInt64(UInt32(bitPattern: j)))
                     count[c + 1] += 1
                 }
             }
             }
             }
         }
-        guard !rodColoured.isEmpty else { return }
-        sortByColour(rodColoured, into: &rodSorted, colourStart: &rodColourStart)
-        // `rodColourStart[c]` now holds the end of colour c. Within a colour, the centre rods and the others are
-        // cut into batches of their own (first all centre batches, then the others: any order of batches is a
-        // Gauss–Seidel order, as no two lanes of a colour share a body). Packed entries: the rods' awake bodies
+        guard !rodColored.isEmpty else { return }
+        sortByColor(rodColored, into: &rodSorted, colorStart: &rodColorStart)
+        // `rodColorStart[c]` now holds the end of color c. Within a color, the center rods and the others are
+        // cut into batches of their own (first all center batches, then the others: any order of batches is a
+        // Gauss–Seidel order, as no two lanes of a color share a body). Packed entries: the rods' awake bodies
         // first, then one per fixed side of every lane (padding lanes included), in batch order.
         let js = joints
-        var centreCount = 0, otherCount = 0
+        var centerCount = 0, otherCount = 0
         var start = 0
         for c in 0..<64 {
-            let end = rodColourStart[c]
-            var centre = 0
-            for k in start..<end where World.isCentreRod(js[Int(rodSorted[k])]) { centre += 1 }
-            centreCount += (centre + 3) / 4
-            otherCount += (end - start - centre + 3) / 4
+            let end = rodColorStart[c]
+            var center = 0
+            for k in start..<end where World.isCenterRod(js[Int(rodSorted[k])]) { center += 1 }
+            centerCount += (center + 3) / 4
+            otherCount += (end - start - center + 3) / 4
             start = end
         }
-        let entryCount = rodBodies.count + 8 * (centreCount + otherCount)
+        let entryCount = rodBodies.count + 8 * (centerCount + otherCount)
         wideRodGeometryStale = true
         rodVelocity.reserve(entryCount, count: 0)
         rodPose.reserve(entryCount, count: 0)
@@ -139,8 +139,8 @@ extension World {
             nextFixed += 1
             return Int32(nextFixed - 1)
         }
-        /// The lane of joint j, or a padding lane for nil. A centre rod's world side is an entry at the world point.
-        @inline(__always) func lane(_ j: Int?, centre: Bool) -> Lane {
+        /// The lane of joint j, or a padding lane for nil. A center rod's world side is an entry at the world point.
+        @inline(__always) func lane(_ j: Int?, center: Bool) -> Lane {
             var lane = Lane()
             guard let j else {
                 lane.entryA = fixedEntry(.zero, .identity)
@@ -155,36 +155,36 @@ extension World {
             lane.entryA = jr.slotA >= 0 ? rodBodyEntry[Int(jr.slotA)] : fixedEntry(jr.fixedPosA, jr.fixedRotA)
             if jr.slotB >= 0 {
                 lane.entryB = rodBodyEntry[Int(jr.slotB)]
-            } else if centre && jr.bodyB < 0 {
+            } else if center && jr.bodyB < 0 {
                 lane.entryB = fixedEntry(jr.localB, .identity)
             } else {
                 lane.entryB = fixedEntry(jr.fixedPosB, jr.fixedRotB)
             }
             return lane
         }
-        var centreLanes: [Int] = [], otherLanes: [Int] = []
+        var centerLanes: [Int] = [], otherLanes: [Int] = []
         @inline(__always) func at(_ list: [Int], _ k: Int) -> Int? { k < list.count ? list[k] : nil }
         /// The lanes of the joints in `list`, four at a time in order (the last four padded).
-        @inline(__always) func quads(_ list: [Int], centre: Bool, _ body: (Lane, Lane, Lane, Lane) -> Void) {
+        @inline(__always) func quads(_ list: [Int], center: Bool, _ body: (Lane, Lane, Lane, Lane) -> Void) {
             var k = 0
             while k < list.count {
-                body(lane(at(list, k), centre: centre), lane(at(list, k + 1), centre: centre),
-                     lane(at(list, k + 2), centre: centre), lane(at(list, k + 3), centre: centre))
+                body(lane(at(list, k), center: center), lane(at(list, k + 1), center: center),
+                     lane(at(list, k + 2), center: center), lane(at(list, k + 3), center: center))
                 k += 4
             }
         }
         start = 0
         for c in 0..<64 {
-            let end = rodColourStart[c]
-            centreLanes.removeAll(keepingCapacity: true)
+            let end = rodColorStart[c]
+            centerLanes.removeAll(keepingCapacity: true)
             otherLanes.removeAll(keepingCapacity: true)
             for k in start..<end {
                 let j = Int(rodSorted[k])
-                if World.isCentreRod(js[j]) { centreLanes.append(j) } else { otherLanes.append(j) }
+                if World.isCenterRod(js[j]) { centerLanes.append(j) } else { otherLanes.append(j) }
             }
             start = end
-            quads(centreLanes, centre: true) { l0, l1, l2, l3 in
-                centreRods.append(CentreRodBatch(
+            quads(centerLanes, center: true) { l0, l1, l2, l3 in
+                centerRods.append(CenterRodBatch(
                     entryA: SIMD4(l0.entryA, l1.entryA, l2.entryA, l3.entryA),
                     entryB: SIMD4(l0.entryB, l1.entryB, l2.entryB, l3.entryB),
                     joint: SIMD4(l0.joint, l1.joint, l2.joint, l3.joint),
@@ -193,7 +193,7 @@ extension World {
                     impulse: V(l0.impulse, l1.impulse, l2.impulse, l3.impulse),
                     ax: .zero, ay: .zero, axialMass: .zero, error: .zero))
             }
-            quads(otherLanes, centre: false) { l0, l1, l2, l3 in
+            quads(otherLanes, center: false) { l0, l1, l2, l3 in
                 wideRods.append(WideRodBatch(
                     entryA: SIMD4(l0.entryA, l1.entryA, l2.entryA, l3.entryA),
                     entryB: SIMD4(l0.entryB, l1.entryB, l2.entryB, l3.entryB),
@@ -222,7 +222,7 @@ extension World {
     /// The wide batches' impulses back into the joint records (for the next step's warm start).
     func storeWideRodImpulses() {
         joints.withUnsafeMutableBufferPointer { js in
-            for b in centreRods {
+            for b in centerRods {
                 for l in 0..<4 where b.joint[l] >= 0 { js[Int(b.joint[l])].axialImpulse = b.impulse[l] }
             }
             for b in wideRods {
@@ -236,7 +236,7 @@ extension World {
     /// velocities between the warm start and the solve pass, nor between the solve pass and the relax pass (the
     /// position update reads them only), so those copies are skipped: `copyIn` and `copyOut` say which are needed.
     func runWideRods(warmStart: Bool, soft: Softness, useBias: Bool, copyIn: Bool, copyOut: Bool) {
-        guard !wideRods.isEmpty || !centreRods.isEmpty else { return }
+        guard !wideRods.isEmpty || !centerRods.isEmpty else { return }
         typealias V = SIMD4<Float>
         let pos = bodies.position.base, rot = bodies.rotation.base
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
@@ -269,10 +269,10 @@ extension World {
         // processor overlaps) when positions have moved, and shared by the passes in between.
         let geometry = wideRodGeometryStale
         wideRodGeometryStale = false
-        centreRods.withUnsafeMutableBufferPointer { centre in
+        centerRods.withUnsafeMutableBufferPointer { center in
         wideRods.withUnsafeMutableBufferPointer { general in
             var pass = dk_rod_pass(
-                centre: centre.baseAddress, centreCount: centre.count, general: general.baseAddress,
+                center: center.baseAddress, centerCount: center.count, general: general.baseAddress,
                 generalCount: general.count,
                 velocity: packedVel.assumingMemoryBound(to: Float.self),
                 pose: UnsafePointer(packedPose.assumingMemoryBound(to: Float.self)),

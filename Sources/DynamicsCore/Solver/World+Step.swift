@@ -97,7 +97,7 @@ extension World {
     /// and cell entries are sized each step for what it needs, with an eighth to spare; a table holding more than
     /// twice that (and past a floor) is given back and sized afresh by the next step, so a steady step never
     /// reallocates and a count must halve before its table shrinks. Pairs, the broadphase's candidates and the
-    /// colouring's lists, which grow by appending, are given back below a quarter of their capacity.
+    /// coloring's lists, which grow by appending, are given back below a quarter of their capacity.
     func releaseUnusedScratch() {
         if bodies.awakeCount == 0 && awakeJoints.isEmpty { releaseScratchAtRest(); return }
         @inline(__always) func spare(_ n: Int) -> Int { n + n / 8 }
@@ -121,9 +121,9 @@ extension World {
         if oversized(constraints.capacity, need: Swift.max(constraints.count, broadphaseBorrowed.constraints), floor: 4096) { constraints.release() }
         if oversized(wideContacts.capacity, need: Swift.max(used / 4 + 64, broadphaseBorrowed.wide), floor: 1024) { wideContacts.release() }
         if oversized(cellEntries.capacity, need: cellEntries.count, floor: 4096) { cellEntries = [] }
-        if contactColoured.capacity > 4096 && used * 4 < contactColoured.capacity { contactColoured = [] }
+        if contactColored.capacity > 4096 && used * 4 < contactColored.capacity { contactColored = [] }
         if contactSorted.count > 4096 && used * 4 < contactSorted.count { contactSorted = [] }
-        if contactBodyColours.count > 4096 && used * 8 < contactBodyColours.count { contactBodyColours = [] }
+        if contactBodyColors.count > 4096 && used * 8 < contactBodyColors.count { contactBodyColors = [] }
         if pairs.capacity > 4096 && pairCount * 4 < pairs.capacity { pairs = []; pairReach = [] }
         let candidateCount = candidates.count
         if candidates.capacity > 4096 && candidateCount * 4 < candidates.capacity { refit(&candidates, capacity: spare(candidateCount)) }
@@ -155,9 +155,9 @@ extension World {
         release(&contacts); release(&pendingEnded)
         release(&contactBeganEvents); release(&contactEndedEvents); release(&bodiesFallenAsleep)
         // Per-step tables: the narrowphase's twin of the contact list and reference poses, this step's constraints (their impulses
-        // are stored in the contacts), colouring, packed state, candidate pairs, cell entries, sort and island scratch.
-        contactHistory = []; constraints.release(); wideContacts.release(); contactColoured = []; contactSorted = []; contactBodies = []
-        contactBodyColours = []; contactBodyEntry = []; wideContactColourEnds = []
+        // are stored in the contacts), coloring, packed state, candidate pairs, cell entries, sort and island scratch.
+        contactHistory = []; constraints.release(); wideContacts.release(); contactColored = []; contactSorted = []; contactBodies = []
+        contactBodyColors = []; contactBodyEntry = []; wideContactColorEnds = []
         contactVelocity.release(); contactPose.release()
         referencePose.release(); referenceMoved.release(); referenceState.valid = false
         pairs = []; pairReach = []; awakeOversize = []; wakeList = []
@@ -178,7 +178,7 @@ extension World {
             return
         }
         let invH = 1 / h
-        // Wide batches, scalar constraints, or both (the colouring's overflow, solved first in every pass).
+        // Wide batches, scalar constraints, or both (the coloring's overflow, solved first in every pass).
         let wide = !wideContacts.isEmpty, scalar = !constraints.isEmpty
         rodsAlone = contacts.isEmpty && scalarJoints.isEmpty && settings.warmStarting
         // Without joints or scalar contacts, nothing but the wide passes changes the velocities between a substep's
@@ -224,7 +224,7 @@ extension World {
         if scalar { storeContactImpulses() }
         // The rods' impulses stay in their batches, which the next step reuses; the joint records get them when
         // the batches are rebuilt or a joint is destroyed (`flushRodImpulses`).
-        if !wideRods.isEmpty || !centreRods.isEmpty { rodImpulsesPending = true }
+        if !wideRods.isEmpty || !centerRods.isEmpty { rodImpulsesPending = true }
     }
 
     /// v ← (v + h·(g + a_field + (F + F_field)/m)) · e^(−c·h), ω ← (ω + h·τ/I) · e^(−c_ω·h), over the awake range.

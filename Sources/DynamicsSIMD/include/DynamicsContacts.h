@@ -1,7 +1,7 @@
 // The wide contact solver's pass: the warm start or one solve pass (biased or relaxing) over every batch of four
 // contact constraints, reading and writing the packed body state (WideContacts.swift builds both).
 //
-// A colour's constraints touch no awake body twice, so the batches of one colour can be solved in any grouping: the
+// A color's constraints touch no awake body twice, so the batches of one color can be solved in any grouping: the
 // pass takes them one at a time (4 lanes) or two at a time (8 lanes, AVX2), with the same IEEE operations in the same
 // order on every lane. Results are bit-identical at every width. The lane count is `dk_vector_width()`, at most 8
 // (see Solvers.c).
@@ -15,7 +15,7 @@ typedef int dk_contact_int4 __attribute__((ext_vector_type(4)));
 
 /// One contact point of each of four lanes.
 typedef struct dk_contact_point {
-    /// Anchors from the centres of mass at the start of the step (for velocities) and in the body frames (for the
+    /// Anchors from the centers of mass at the start of the step (for velocities) and in the body frames (for the
     /// current separation).
     dk_contact_float4 rAx, rAy, rBx, rBy;
     dk_contact_float4 localAx, localAy, localBx, localBy;
@@ -25,7 +25,7 @@ typedef struct dk_contact_point {
     dk_contact_float4 normalMass, tangentMass;
 } dk_contact_point;
 
-/// Four contact constraints of one colour, in SoA form.
+/// Four contact constraints of one color, in SoA form.
 typedef struct dk_contact_batch {
     /// Entries of each side in the packed state; 0 (the zero entry) for padding lanes.
     dk_contact_int4 entryA, entryB;
@@ -40,9 +40,9 @@ typedef struct dk_contact_batch {
 
 typedef struct dk_contact_pass {
     dk_contact_batch *batches;
-    /// Colour c's batches end at `colourEnds[c]` (they start where colour c − 1's end).
-    const int32_t *colourEnds;
-    intptr_t colourCount;
+    /// Color c's batches end at `colorEnds[c]` (they start where color c − 1's end).
+    const int32_t *colorEnds;
+    intptr_t colorCount;
     /// Packed quadruples: velocities (vx, vy, ω, 0) and poses (x, y, cos, sin), one per entry.
     float *velocity;
     const float *pose;

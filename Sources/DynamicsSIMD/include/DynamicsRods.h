@@ -1,6 +1,6 @@
 // The wide rod pass: rigid distance joints in batches of four (WideJoints.swift builds them), the geometry sweep
 // and the warm start or one solve pass, over the packed body state. As with contacts (DynamicsContacts.h), a
-// colour's batches share no awake body, so they could be solved side by side at any width; the pass keeps 4 lanes,
+// color's batches share no awake body, so they could be solved side by side at any width; the pass keeps 4 lanes,
 // as 8 measured no faster (see Solvers.c).
 #ifndef DYNAMICS_RODS_H
 #define DYNAMICS_RODS_H
@@ -10,8 +10,8 @@
 typedef float dk_rod_float4 __attribute__((ext_vector_type(4)));
 typedef int dk_rod_int4 __attribute__((ext_vector_type(4)));
 
-/// Four rods whose anchors are their bodies' centres of mass (or a world point): linear velocities only.
-typedef struct dk_centre_rod_batch {
+/// Four rods whose anchors are their bodies' centers of mass (or a world point): linear velocities only.
+typedef struct dk_center_rod_batch {
     /// Entries of each side in the packed state; a world side's entry holds the world point as its position.
     dk_rod_int4 entryA, entryB;
     /// The joint record of each lane, −1 for padding.
@@ -21,9 +21,9 @@ typedef struct dk_centre_rod_batch {
     dk_rod_float4 impulse;
     /// Geometry at the current positions: the unit axis, the axial mass and the length error.
     dk_rod_float4 ax, ay, axialMass, error;
-} dk_centre_rod_batch;
+} dk_center_rod_batch;
 
-/// Four rods of one colour, anchors anywhere. Padding lanes have two fixed sides 1 apart, rest length 1 and no
+/// Four rods of one color, anchors anywhere. Padding lanes have two fixed sides 1 apart, rest length 1 and no
 /// mass, so they apply nothing.
 typedef struct dk_rod_batch {
     dk_rod_int4 entryA, entryB;
@@ -41,9 +41,9 @@ typedef struct dk_rod_batch {
 } dk_rod_batch;
 
 typedef struct dk_rod_pass {
-    /// The batches of each kind, in colour order.
-    dk_centre_rod_batch *centre;
-    intptr_t centreCount;
+    /// The batches of each kind, in color order.
+    dk_center_rod_batch *center;
+    intptr_t centerCount;
     dk_rod_batch *general;
     intptr_t generalCount;
     /// Packed quadruples: velocities (vx, vy, ω, 0) and poses (x, y, cos, sin), one per entry.
