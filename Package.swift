@@ -17,6 +17,7 @@ let package = Package(
     products: [
         .library(name: "DynamicsKit", targets: ["DynamicsKit"]),
         .library(name: "DynamicsCore", targets: ["DynamicsCore"]),
+        .library(name: "DynamicsScenes", targets: ["DynamicsScenes"]),
         .library(name: "DynamicsProfiles", targets: ["DynamicsProfiles"]),
         .library(name: "DynamicsReplay", targets: ["DynamicsReplay"]),
         .library(name: "DynamicsDemos", targets: ["DynamicsDemos"]),
@@ -28,6 +29,8 @@ let package = Package(
     targets: [
         .target(name: "DynamicsSIMD"),
         .target(name: "DynamicsCore", dependencies: ["DynamicsSIMD"]),
+        // The benchmark scenes of SCENES.md and the seeded generator, built through the engine's public API.
+        .target(name: "DynamicsScenes", dependencies: ["DynamicsCore"]),
         .target(
             name: "DynamicsKit",
             dependencies: ["DynamicsCore"],
@@ -35,7 +38,7 @@ let package = Package(
         ),
         .target(
             name: "DynamicsProfiles",
-            dependencies: ["DynamicsKit"],
+            dependencies: ["DynamicsKit", "DynamicsScenes"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
@@ -52,6 +55,7 @@ let package = Package(
             name: "DynamicsCLI",
             dependencies: [
                 "DynamicsKit",
+                "DynamicsScenes",
                 "DynamicsProfiles",
                 "DynamicsReplay",
                 "DynamicsDemos",
@@ -64,10 +68,10 @@ let package = Package(
             dependencies: ["DynamicsCLI"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        .testTarget(name: "DynamicsCoreTests", dependencies: ["DynamicsCore"]),
+        .testTarget(name: "DynamicsCoreTests", dependencies: ["DynamicsCore", "DynamicsScenes"]),
         .testTarget(
             name: "DynamicsProfilesTests",
-            dependencies: ["DynamicsProfiles"],
+            dependencies: ["DynamicsProfiles", "DynamicsScenes"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
@@ -88,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DynamicsKitTests",
-            dependencies: ["DynamicsKit"],
+            dependencies: ["DynamicsKit", "DynamicsScenes"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The examples of the UIKit Dynamics documents, typed as UIKit code with only PORTING.md's edits.

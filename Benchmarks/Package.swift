@@ -27,6 +27,7 @@ let package = Package(
                 "PeerEngines",
                 .product(name: "DynamicsKit", package: "DynamicsKit"),
                 .product(name: "DynamicsProfiles", package: "DynamicsKit"),
+                .product(name: "DynamicsScenes", package: "DynamicsKit"),
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DynamicsKit
+import DynamicsScenes
 
 /// Runs a SCENES.md benchmark scene through the engine's bulk API and prints its figures.
 struct Scene: ParsableCommand {

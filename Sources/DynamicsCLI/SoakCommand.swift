@@ -1,5 +1,6 @@
 import ArgumentParser
 import DynamicsKit
+import DynamicsScenes
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import DynamicsKit
+import DynamicsScenes
 
 /// A workload profile: a scene described in JSON (reference bounds, items from lists and generators, a behavior
 /// tree, time step, substeps, step count, seed), validated on load. `Profiles/README.md` documents the format.

@@ -1,4 +1,5 @@
 import DynamicsKit
+import DynamicsScenes
 
 /// Reads the JSON of a profile into a validated `Profile`. Every refusal names the file, the path inside it and
 /// what was expected.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import DynamicsCore
+import DynamicsScenes
 
 /// The physics, pinned: a hash of every item's state after rain_1000's 600 steps. Any change to what the engine
 /// computes changes it, so such a change is seen and the pin updated on purpose (with the reason in the commit).

@@ -1,5 +1,6 @@
 import XCTest
 @testable import DynamicsCore
+import DynamicsScenes
 import DynamicsSIMD
 
 final class IntegrationPathTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import DynamicsCore
+import DynamicsScenes
 import DynamicsSIMD
 
 /// Seeded property tests: each runs over several seeds so a failure names its seed.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import DynamicsCore
+import DynamicsScenes
 import DynamicsSIMD
 
 /// The scene generators reproduce SCENES.md's check sums, so every engine builds the same initial state.

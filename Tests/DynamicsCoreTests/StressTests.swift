@@ -1,5 +1,6 @@
 import XCTest
 @testable import DynamicsCore
+import DynamicsScenes
 
 /// Heavy scenes. Debug builds are too slow for them; they run in release:
 /// `swift test -c release --filter StressTests` (as .ci/run does).

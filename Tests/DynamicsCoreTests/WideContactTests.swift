@@ -1,5 +1,6 @@
 import XCTest
 @testable import DynamicsCore
+import DynamicsScenes
 import DynamicsSIMD
 
 /// Contact constraints solved four at a time from a coloring of the contact graph (WideContacts.swift).

@@ -1,5 +1,6 @@
 import XCTest
 @testable import DynamicsCore
+import DynamicsScenes
 import DynamicsSIMD
 
 /// Rigid distance joints solved four at a time from a coloring of the joint graph (WideJoints.swift).

@@ -1,5 +1,6 @@
 import XCTest
 @testable import DynamicsKit
+import DynamicsScenes
 
 /// A seeded fuzzer over the public API: random sequences of every call and property, with hostile values (NaN,
 /// ±∞, 0, negative, 1e±30) and re-entrant calls from callbacks. After every operation: nothing crashed or hung, no

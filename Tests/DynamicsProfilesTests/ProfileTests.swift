@@ -1,5 +1,6 @@
 import XCTest
 import DynamicsProfiles
+import DynamicsScenes
 import DynamicsKit
 
 /// The committed profiles and the loader's refusals.

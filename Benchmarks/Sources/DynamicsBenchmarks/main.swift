@@ -9,6 +9,7 @@
 import CGoogleBenchmark
 import DynamicsKit
 import DynamicsProfiles
+import DynamicsScenes
 import Foundation
 import PeerEngines
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+import DynamicsCore
+
 /// An engine-neutral benchmark scene from SCENES.md: the items, walls and links that every engine builds the
 /// same way, so timings compare. Items are squares at angle 0, at rest, density 1.
 public struct BenchmarkScene: Sendable {

@@ -1,3 +1,5 @@
+import DynamicsCore
+
 /// SplitMix64 (Steele, Lea and Flood, 2014): a small seeded generator with a 64-bit state, for reproducible
 /// randomised scenes, soaks and fuzzers. The same seed gives the same sequence on every platform, so a run that
 /// fails can be replayed from its seed. Not for cryptography.
