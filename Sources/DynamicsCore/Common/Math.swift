@@ -17,27 +17,27 @@ import ucrt
 public typealias Vec2 = SIMD2<Float>
 
 @inlinable @inline(__always)
-public func dot(_ a: Vec2, _ b: Vec2) -> Float { a.x * b.x + a.y * b.y }
+package func dot(_ a: Vec2, _ b: Vec2) -> Float { a.x * b.x + a.y * b.y }
 
 @inlinable @inline(__always)
-public func cross(_ a: Vec2, _ b: Vec2) -> Float { a.x * b.y - a.y * b.x }
+package func cross(_ a: Vec2, _ b: Vec2) -> Float { a.x * b.y - a.y * b.x }
 
 /// `cross(w, r)` for a scalar angular velocity `w` and an arm `r`: the velocity of the point at `r`.
 @inlinable @inline(__always)
-public func cross(_ w: Float, _ r: Vec2) -> Vec2 { Vec2(-w * r.y, w * r.x) }
+package func cross(_ w: Float, _ r: Vec2) -> Vec2 { Vec2(-w * r.y, w * r.x) }
 
 /// `cross(r, w)`: the vector perpendicular to `r`, scaled by `w`, turned the other way.
 @inlinable @inline(__always)
-public func cross(_ r: Vec2, _ w: Float) -> Vec2 { Vec2(w * r.y, -w * r.x) }
+package func cross(_ r: Vec2, _ w: Float) -> Vec2 { Vec2(w * r.y, -w * r.x) }
 
 @inlinable @inline(__always)
-public func lengthSquared(_ v: Vec2) -> Float { v.x * v.x + v.y * v.y }
+package func lengthSquared(_ v: Vec2) -> Float { v.x * v.x + v.y * v.y }
 
 @inlinable @inline(__always)
-public func length(_ v: Vec2) -> Float { lengthSquared(v).squareRoot() }
+package func length(_ v: Vec2) -> Float { lengthSquared(v).squareRoot() }
 
 @inlinable @inline(__always)
-public func normalized(_ v: Vec2) -> Vec2 {
+package func normalized(_ v: Vec2) -> Vec2 {
     let l = length(v)
     return l > 1e-12 ? v / l : Vec2(0, 0)
 }
@@ -52,10 +52,10 @@ func maximum(_ a: Vec2, _ b: Vec2) -> Vec2 { Vec2(Swift.max(a.x, b.x), Swift.max
 
 /// The left perpendicular (rotated by -90° in the math sense).
 @inlinable @inline(__always)
-public func leftPerp(_ v: Vec2) -> Vec2 { Vec2(-v.y, v.x) }
+package func leftPerp(_ v: Vec2) -> Vec2 { Vec2(-v.y, v.x) }
 
 @inlinable @inline(__always)
-public func rightPerp(_ v: Vec2) -> Vec2 { Vec2(v.y, -v.x) }
+package func rightPerp(_ v: Vec2) -> Vec2 { Vec2(v.y, -v.x) }
 
 /// A rotation stored as (cos, sin): cheaper to apply than an angle and free of wrap-around.
 public struct Rot: Equatable, Sendable {
@@ -92,7 +92,7 @@ public struct Rot: Equatable, Sendable {
 
 /// The relative angle from rotation `a` to rotation `b`, in (-π, π].
 @inlinable @inline(__always)
-public func relativeAngle(_ a: Rot, _ b: Rot) -> Float {
+package func relativeAngle(_ a: Rot, _ b: Rot) -> Float {
     // sin(b - a) and cos(b - a)
     let s = a.c * b.s - a.s * b.c
     let c = a.c * b.c + a.s * b.s
