@@ -80,10 +80,7 @@ extension World {
             let i = Int(bodies.bodyIndex[s])
             guard classActive[Int(bodies.collisionClass[i])] else { continue }
             let r = continuousStart[s]
-            if let end = continuousEnd(body: i, from: Vec2(r.x, r.y), to: pos[s]) {
-                pos[s] = end
-                moved = true
-            }
+            if continuousStop(body: i, slot: s, from: Vec2(r.x, r.y)) { moved = true }
         }
         swap(&tested, &continuousTested)
         if moved {
@@ -115,11 +112,14 @@ extension World {
         return 0.25 * r
     }
 
-    /// Where body `i`, moved this step from `p0` to `p1`, may end: nil if at `p1`. A static shape whose grown
-    /// face the core's path crosses, going on deeper than the tolerance, stops it where the path first touches;
-    /// a shape the core is already that deep in (pressed in over steps) lets it go no deeper: the path loses its
-    /// part into the shape's nearest face.
-    func continuousEnd(body i: Int, from p0: Vec2, to p1: Vec2) -> Vec2? {
+    /// Puts body `i` (at slot `s`), moved this step from `p0`, where its path may end; returns whether it moved
+    /// it. A static shape whose grown face the core's path crosses, going on deeper than the tolerance, stops it
+    /// where the path first touches; a shape the core is already that deep in (pressed in over steps) lets it go
+    /// no deeper: the path loses its part into the shape's nearest face. Either way the body's velocity loses its
+    /// part into that face, as in a perfectly inelastic impact: what stopped the body's motion stops its velocity
+    /// too, so a body held at a wall by the pass cannot gather speed against it step after step.
+    func continuousStop(body i: Int, slot s: Int, from p0: Vec2) -> Bool {
+        let p1 = bodies.position.base[s]
         let r = coreRadius(of: i)
         let inner = r - Swift.min(settings.linearSlop, 0.5 * r)
         var d = p1 - p0
@@ -139,23 +139,35 @@ extension World {
             }
         }
         var changed = false
+        let vel = bodies.velocity.base
+        /// Takes the part of the velocity into a face of outward normal `n` away.
+        @inline(__always) func stopVelocity(into n: Vec2) {
+            let into = dot(n, vel[s])
+            if into < 0 { vel[s] = vel[s] - into * n }
+        }
         // Already deep: no deeper through the nearest face.
         forEachStaticShape { shape, origin, q in
             let deep = span(of: shape, at: origin, q, grownBy: inner, p0, d)
             guard deep.enter <= 0 && deep.exit >= 0, let n = nearestFaceNormal(of: shape, at: origin, q, p0) else { return }
             let into = dot(n, d)
-            if into < 0 { d = d - into * n; changed = true }
+            if into < 0 { d = d - into * n; stopVelocity(into: n); changed = true }
         }
         // Crossing into a shape: stopped where the core first touches it.
-        var first: Float = 1
+        var first: Float = 1, hit = false
+        var face = Vec2.zero
         forEachStaticShape { shape, origin, q in
             let deep = span(of: shape, at: origin, q, grownBy: inner, p0, d)
             // The path must enter the deep part after its start (a start already there is handled above).
             guard deep.enter <= deep.exit, deep.enter > 0, deep.enter <= first else { return }
-            first = Swift.min(first, Swift.max(0, span(of: shape, at: origin, q, grownBy: r, p0, d).enter))
+            let touch = span(of: shape, at: origin, q, grownBy: r, p0, d)
+            let t = Swift.max(0, touch.enter)
+            if !hit || t < first { first = t; face = touch.enterNormal; hit = true }
             changed = true
         }
-        return changed ? p0 + first * d : nil
+        guard changed else { return false }
+        if hit { stopVelocity(into: face) }
+        pos[s] = p0 + first * d
+        return true
     }
 
     /// The outward normal of `shape`'s face nearest `p` (of a body at `origin` turned by `q`), for a point inside
@@ -228,6 +240,7 @@ extension World {
             guard disc >= 0, a > 0 else { span.miss(); break }
             let root = disc.squareRoot()
             span.enter = (-b - root) / a; span.exit = (-b + root) / a
+            span.enterNormal = (1 / rho) * (m + span.enter * d)
         case .segment:
             let a = origin + q.rotate(shape.p0), b = origin + q.rotate(shape.p1)
             let u = normalized(b - a), n = leftPerp(u)
@@ -249,6 +262,8 @@ extension World {
 /// An interval of a line's parameter, cut down one half-plane at a time (Cyrus–Beck clipping).
 struct LineSpan {
     var enter = -Float.infinity, exit = Float.infinity
+    /// The outward normal of the face the line enters by (zero if it starts inside every half-plane).
+    var enterNormal = Vec2.zero
 
     mutating func miss() { enter = .infinity; exit = -.infinity }
 
@@ -259,8 +274,9 @@ struct LineSpan {
             if num < 0 { miss() }
         } else if den > 0 {
             exit = Swift.min(exit, num / den)
-        } else {
-            enter = Swift.max(enter, num / den)
+        } else if num / den > enter {
+            enter = num / den
+            enterNormal = n
         }
     }
 }
