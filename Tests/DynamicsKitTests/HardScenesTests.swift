@@ -213,7 +213,7 @@ final class HardScenesTests: XCTestCase {
     /// onto a boundary-line floor (friction 0.9, elasticity 0.6), seeded runs; none may end below the floor.
     /// `DYNAMICS_FUNNEL_RUNS=200 swift test -c release --filter test_funnelOfBoundaryLines` runs a larger study.
     func test_funnelOfBoundaryLines_losesNoBoxThroughTheFloor() {
-        let runs = Int(ProcessInfo.processInfo.environment["DYNAMICS_FUNNEL_RUNS"] ?? "") ?? 6
+        let runs = Int(ProcessInfo.processInfo.environment["DYNAMICS_FUNNEL_RUNS"] ?? "") ?? 2
         var lost = 0
         for seed in 1...UInt32(max(1, runs)) {
             var rng = LCG(state: seed)
