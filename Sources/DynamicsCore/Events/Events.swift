@@ -19,6 +19,20 @@ public struct ContactEndedEvent: Sendable {
     public var shapeB: Int
 }
 
+/// The stages of `World.step`, in the order it runs them (ARCHITECTURE.md lists the file of each).
+public enum StepStage: CaseIterable, Sendable {
+    /// Fields evaluated and folded into each body's acceleration; the substep's damping factors.
+    case forces
+    /// Swept boxes of the awake bodies; the pairs that can come within reach this step.
+    case broadphase
+    /// Manifolds of those pairs, contact events, bodies woken by contact.
+    case narrowphase
+    /// The substepped solve, restitution, the speed limits and the continuous pass (or the free-motion pass).
+    case solve
+    /// The rest test and sleep; scratch given back.
+    case islands
+}
+
 /// Time spent in each stage of the last step, seconds. Measured with a monotonic clock; never read by the step.
 public struct StepProfile: Sendable, CustomStringConvertible {
     public var forces: Double = 0
@@ -28,6 +42,29 @@ public struct StepProfile: Sendable, CustomStringConvertible {
     public var islands: Double = 0
     public var total: Double = 0
     public init() {}
+
+    /// The time of one stage.
+    public subscript(stage: StepStage) -> Double {
+        get {
+            switch stage {
+            case .forces: return forces
+            case .broadphase: return broadphase
+            case .narrowphase: return narrowphase
+            case .solve: return solve
+            case .islands: return islands
+            }
+        }
+        set {
+            switch stage {
+            case .forces: forces = newValue
+            case .broadphase: broadphase = newValue
+            case .narrowphase: narrowphase = newValue
+            case .solve: solve = newValue
+            case .islands: islands = newValue
+            }
+        }
+    }
+
     public var description: String {
         func ms(_ s: Double) -> String {
             let v = (s * 1e5).rounded() / 100

@@ -1,9 +1,10 @@
 extension World {
     /// Advances the world by `dt` seconds in `substeps` substeps.
     ///
-    /// Stages (DESIGN.md): forces, broadphase, narrowphase and contact events, the substepped soft solver over
-    /// the awake bodies, the continuous pass against static shapes (World+Continuous), islands and sleep. Events of this step are in `contactBeganEvents` /
-    /// `contactEndedEvents` afterwards; bodies that fell asleep are in `bodiesFallenAsleep`.
+    /// Runs the stages of `StepStage` in order, each timed into `profile`: forces, broadphase, narrowphase (with
+    /// the contact events), solve (the substepped soft solver over the awake bodies, then the continuous pass
+    /// against static shapes), islands (sleep). ARCHITECTURE.md names the file of each. Events of this step are in
+    /// `contactBeganEvents` / `contactEndedEvents` afterwards; bodies that fell asleep are in `bodiesFallenAsleep`.
     ///
     /// Complexity: O(awake bodies + their contacts and joints); sleeping and static bodies cost nothing.
     ///
@@ -13,16 +14,60 @@ extension World {
         guard dt.isFinite && dt >= 1e-5 && dt <= 1 else { throw DynamicsError("World.step: dt must be between 0.00001 and 1 second, got \(dt)") }
         guard substeps >= 1 && substeps <= 64 else { throw DynamicsError("World.step: substeps must be between 1 and 64, got \(substeps)") }
         let clock = ContinuousClock()
-        let t0 = clock.now
+        let start = clock.now
+        var stageStart = start
+        /// Ends `stage`: its time goes into `profile`.
+        func finish(_ stage: StepStage) {
+            let now = clock.now
+            profile[stage] = World.seconds(now - stageStart)
+            stageStart = now
+        }
+        let h = dt / Float(substeps)
+
+        // Nothing can collide, no joint is awake, every field is a simple kind over every body: the step is one
+        // pass over the bodies (World+FreeMotion).
+        let free = beginStep()
+        applyForces(dt: dt, substeps: substeps, h: h, free: free)
+        finish(.forces)
+
+        updatePairs(dt: dt)
+        finish(.broadphase)
+
+        narrowphase(dt: dt)
+        finish(.narrowphase)
+
+        let ready = free ? freeMotionPass(dt: dt, h: h, substeps: substeps) : solveStage(dt: dt, h: h, substeps: substeps)
+        finish(.solve)
+
+        bodiesFallenAsleep.removeAll(keepingCapacity: true)
+        if ready && settings.sleepingEnabled { putRestingIslandsToSleep() }
+        if awakeJointsDirty { refreshAwakeJoints() }
+        releaseUnusedScratch()
+        finish(.islands)
+
+        stepCount += 1
+        profile.total = World.seconds(clock.now - start)
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    }
+
+    /// Starts a step: last step's events cleared (the ended events held over from between steps kept), and
+    /// whether the step can be the free-motion pass.
+    func beginStep() -> Bool {
         contactBeganEvents.removeAll(keepingCapacity: true)
         contactEndedEvents.removeAll(keepingCapacity: true)
         if !pendingEnded.isEmpty {
             contactEndedEvents.append(contentsOf: pendingEnded)
             pendingEnded.removeAll(keepingCapacity: true)
         }
-        // Nothing can collide, no joint is awake, every field is a simple kind over every body: the step is one
-        // pass over the bodies (World+FreeMotion).
-        let free = prepareFreeMotion()
+        return prepareFreeMotion()
+    }
+
+    /// The forces stage: the fields' accelerations (the free-motion pass evaluates its own), and the damping
+    /// factors of a new substep length.
+    func applyForces(dt: Float, substeps: Int, h: Float, free: Bool) {
         if free {
             fieldTime += dt
             fieldsActive = false
@@ -31,50 +76,24 @@ extension World {
             applyFields(dt: dt, substeps: substeps)
             foldFieldAcceleration()
         }
-        let h = dt / Float(substeps)
         if h != dampingH || substeps != dampingSubsteps {
             dampingH = h
             dampingSubsteps = substeps
             updateAllDampingFactors()
         }
-        let t1 = clock.now
+    }
 
-        updatePairs(dt: dt)
-        let t2 = clock.now
-        narrowphase(dt: dt)
-        let t3 = clock.now
-
-        let ready: Bool
-        if free {
-            ready = freeMotionPass(dt: dt, h: h, substeps: substeps)
-        } else {
-            if awakeJointsDirty { refreshAwakeJoints() }
-            let continuous = prepareContinuous(dt: dt)
-            solve(h: h, substeps: substeps)
-            unfoldFieldAcceleration()
-            limitSpeeds()
-            if continuous { solveContinuous() }
-            if awakeJointsDirty { refreshAwakeJoints() }
-            ready = restTest(dt: dt)
-        }
-        let t4 = clock.now
-
-        bodiesFallenAsleep.removeAll(keepingCapacity: true)
-        if ready && settings.sleepingEnabled { putRestingIslandsToSleep() }
+    /// The solve stage: the substepped solve, the speed limits, the continuous pass against static shapes and the
+    /// rest test. Returns whether the awake bodies may be tested for sleep.
+    func solveStage(dt: Float, h: Float, substeps: Int) -> Bool {
         if awakeJointsDirty { refreshAwakeJoints() }
-        releaseUnusedScratch()
-        let t5 = clock.now
-        stepCount += 1
-
-        func seconds(_ d: Duration) -> Double {
-            Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
-        }
-        profile.forces = seconds(t1 - t0)
-        profile.broadphase = seconds(t2 - t1)
-        profile.narrowphase = seconds(t3 - t2)
-        profile.solve = seconds(t4 - t3)
-        profile.islands = seconds(t5 - t4)
-        profile.total = seconds(t5 - t0)
+        let continuous = prepareContinuous(dt: dt)
+        solve(h: h, substeps: substeps)
+        unfoldFieldAcceleration()
+        limitSpeeds()
+        if continuous { solveContinuous() }
+        if awakeJointsDirty { refreshAwakeJoints() }
+        return restTest(dt: dt)
     }
 
     /// Bounds every awake body's speed by `WorldSettings.maximumLinearSpeed`, once per step: forces that grow
