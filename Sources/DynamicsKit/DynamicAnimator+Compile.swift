@@ -23,21 +23,36 @@ extension DynamicAnimator {
         if needsCompile { compile() }
     }
 
+    /// Turns the behavior tree into the world's bodies, shapes, materials, forces, collision classes, boundaries,
+    /// joints and fields, sending only what changed, in nine stages (each a function below).
     func compile() {
         needsCompile = false
         departureCandidates.removeAll()
         departureCandidateIDs.removeAll()
         var order: [DynamicBehavior] = []
         for b in behaviors { b.appendPreOrder(to: &order) }
+        let inputs = gatherCompileInputs(order)
+        let (classOfItem, itemClassCount) = compileCollisionClasses(inputs)
+        compileBodies(inputs)
+        compileItemValues(inputs, classOfItem: classOfItem)
+        compileBoundariesAndMemberships(inputs, itemClassCount: itemClassCount)
+        compileJoints(inputs)
+        applyOneShotVelocities(inputs)
+        // The instantaneous pushes' `active = false` re-marked the tree dirty; nothing else changed.
+        needsCompile = false
+        compileFields(inputs)
+        compiledActions = order.filter { $0.action != nil }
+    }
 
-        // 1. Items, in order of first appearance.
+    /// Stages 1 and 2 of `compile`: the items, in order of first appearance in the tree; then each item's resolved
+    /// properties, gravity, pushes and collision memberships.
+    func gatherCompileInputs(_ order: [DynamicBehavior]) -> CompileInputs {
         var itemOrder: [DynamicItem] = []
         var seen = Set<ObjectIdentifier>()
         for b in order {
             for item in b.memberItems where seen.insert(ObjectIdentifier(item)).inserted { itemOrder.append(item) }
         }
 
-        // 2. Resolved properties, gravity, pushes and collision memberships per item.
         var props: [ObjectIdentifier: ResolvedProperties] = [:]
         var gravity: [ObjectIdentifier: Vec2] = [:]
         var pushes: [ObjectIdentifier: [(force: Vec2, offset: UIOffset)]] = [:]
@@ -86,9 +101,17 @@ extension DynamicAnimator {
             default: break
             }
         }
+        return CompileInputs(order: order, itemOrder: itemOrder, seen: seen, props: props, gravity: gravity, pushes: pushes,
+                             itemMemberships: itemMemberships, boundaryMemberships: boundaryMemberships,
+                             collisions: collisions, instantaneous: instantaneous)
+    }
 
-        // 3. Collision classes: 0 = none; then one class per distinct (item memberships, boundary memberships);
-        //    then one boundary class per collision behavior.
+    /// Stage 3 of `compile`: collision classes: 0 = none; then one class per distinct (item memberships, boundary
+    /// memberships); then one boundary class per collision behavior. Returns each item's class and the number of item
+    /// classes.
+    func compileCollisionClasses(_ inputs: CompileInputs) -> (classOfItem: [ObjectIdentifier: Int32], itemClassCount: Int) {
+        let itemOrder = inputs.itemOrder, itemMemberships = inputs.itemMemberships,
+            boundaryMemberships = inputs.boundaryMemberships, collisions = inputs.collisions
         var signatures: [[Int]] = [[]]
         var signatureIndex: [[Int]: Int32] = [[]: 0]
         var classOfItem: [ObjectIdentifier: Int32] = [:]
@@ -120,8 +143,12 @@ extension DynamicAnimator {
                 return false
             }
         }
+        return (classOfItem, itemClassCount)
+    }
 
-        // 4. Bodies: destroy those of items no behavior holds; create newcomers.
+    /// Stage 4 of `compile`: bodies: destroy those of items no behavior holds; create newcomers.
+    func compileBodies(_ inputs: CompileInputs) {
+        let itemOrder = inputs.itemOrder, seen = inputs.seen, props = inputs.props, collisions = inputs.collisions
         removedCollisionLists.removeAll()
         leftCollisionLists.removeAll()
         for tag in 0..<records.count {
@@ -149,8 +176,11 @@ extension DynamicAnimator {
             let p = props[ObjectIdentifier(item)] ?? ResolvedProperties()
             createRecord(for: item, properties: p)
         }
+    }
 
-        // 5. Per-item values, sent only when changed.
+    /// Stage 5 of `compile`: per-item values, sent only when changed.
+    func compileItemValues(_ inputs: CompileInputs, classOfItem: [ObjectIdentifier: Int32]) {
+        let itemOrder = inputs.itemOrder, props = inputs.props, gravity = inputs.gravity, pushes = inputs.pushes
         for item in itemOrder {
             let id = ObjectIdentifier(item)
             guard let tag = tagOf.tag(id, records), let r = records[tag] else { continue }
@@ -184,8 +214,12 @@ extension DynamicAnimator {
                 ContractViolation.report("\(describe(item)): \(error)")
             }
         }
+    }
 
-        // 6. Boundaries of collision behaviors still in the tree; drop those of behaviors that left.
+    /// Stage 6 of `compile`: boundaries of collision behaviors still in the tree (those of behaviors that left are
+    /// dropped), and each item's collision behaviors, as lists shared by the items the same behaviors hold.
+    func compileBoundariesAndMemberships(_ inputs: CompileInputs, itemClassCount: Int) {
+        let itemOrder = inputs.itemOrder, itemMemberships = inputs.itemMemberships, collisions = inputs.collisions
         for old in compiledCollisions where !collisions.contains(where: { $0 === old }) { removeBoundaryBodies(of: old) }
         for (k, c) in collisions.enumerated() { compileBoundaries(of: c, boundaryClass: Int32(itemClassCount + k)) }
         compiledCollisions = collisions
@@ -213,14 +247,21 @@ extension DynamicAnimator {
         for tag in 0..<records.count where previousList[tag] >= 0 && (records[tag]?.collisionList ?? 0) < 0 {
             leftCollisionLists[tag] = previousList[tag]
         }
+    }
 
-        // 7. Joints for attachments and snaps.
+    /// Stage 7 of `compile`: joints for attachments and snaps.
+    func compileJoints(_ inputs: CompileInputs) {
+        let order = inputs.order
         let jointOwners = order.filter { $0 is AttachmentBehavior || $0 is SnapBehavior }
         for old in compiledJointOwners where !jointOwners.contains(where: { $0 === old }) { destroyJoint(of: old) }
         for owner in jointOwners { compileJoint(owner) }
         compiledJointOwners = jointOwners
+    }
 
-        // 8. One-shot velocity changes: instantaneous pushes and item-behavior velocities set before joining.
+    /// Stage 8 of `compile`: one-shot velocity changes: instantaneous pushes and item-behavior velocities set
+    /// before joining.
+    func applyOneShotVelocities(_ inputs: CompileInputs) {
+        let order = inputs.order, instantaneous = inputs.instantaneous
         for p in instantaneous {
             let impulse = p.engineVector
             for item in p.items {
@@ -240,8 +281,11 @@ extension DynamicAnimator {
         }
         // `p.active = false` above re-marked the tree dirty; nothing else changed.
         needsCompile = false
+    }
 
-        // 9. Fields, in tree order; re-sent only when a field, its items or the item set changed.
+    /// Stage 9 of `compile`: fields, in tree order; re-sent only when a field, its items or the item set changed.
+    func compileFields(_ inputs: CompileInputs) {
+        let order = inputs.order
         let fieldBehaviors = order.compactMap { $0 as? FieldBehavior }
         let signature = fieldBehaviors.map { f in [Int(bitPattern: UInt(bitPattern: ObjectIdentifier(f))), f.version] + f.items.map { item in body(of: item).map { Int($0.index) << 32 | Int($0.generation) } ?? -1 } }
         if signature != compiledFieldSignature {
@@ -252,8 +296,6 @@ extension DynamicAnimator {
             }
             do { try world.setFields(list) } catch { ContractViolation.report("\(error)") }
         }
-
-        compiledActions = order.filter { $0.action != nil }
     }
 
     // MARK: - Bodies
@@ -515,4 +557,22 @@ extension DynamicAnimator {
             ContractViolation.report("\(describe(a)): \(error)")
         }
     }
+}
+
+/// What the behavior tree asks of the world, gathered in one walk of it (`gatherCompileInputs`) for the stages of
+/// `compile` to read.
+struct CompileInputs {
+    /// The behaviors in pre-order.
+    var order: [DynamicBehavior]
+    /// The items, in order of first appearance, and the same as a set.
+    var itemOrder: [DynamicItem]
+    var seen: Set<ObjectIdentifier>
+    var props: [ObjectIdentifier: ResolvedProperties]
+    var gravity: [ObjectIdentifier: Vec2]
+    var pushes: [ObjectIdentifier: [(force: Vec2, offset: UIOffset)]]
+    /// Per item, the indices in `collisions` of the collision behaviors holding it for items and for boundaries.
+    var itemMemberships: [ObjectIdentifier: [Int]]
+    var boundaryMemberships: [ObjectIdentifier: [Int]]
+    var collisions: [CollisionBehavior]
+    var instantaneous: [PushBehavior]
 }
