@@ -36,27 +36,27 @@ struct ShapeRecord {
 struct Contact {
     // In this order the record is 112 bytes: the flag and the reach sit in the manifold's tail, after its one-byte
     // count.
-    @usableFromInline var keyHi: UInt64      // bodyA << 32 | bodyB (id indices, A < B)
+    @usableFromInline var bodyPair: UInt64      // bodyA << 32 | bodyB (id indices, A < B)
     @usableFromInline var manifold: Manifold
     @usableFromInline var touching: Bool
     /// The reach the manifold was computed with, in steps of `World.reachUnit` beyond the speculative distance
     /// (`World.noReach`: a reach too long to step), so that the next step may reuse it while neither body leaves
     /// its reference and the pair needs no longer reach (World+Narrowphase.swift).
     @usableFromInline var reach: UInt8
-    @usableFromInline var keyLo: UInt32      // local shape A << 16 | local shape B
+    @usableFromInline var shapePair: UInt32      // local shape A << 16 | local shape B
     @usableFromInline var friction: Float
     @usableFromInline var restitution: Float
 
-    @inline(__always) init(keyHi: UInt64, keyLo: UInt32, manifold: Manifold, friction: Float, restitution: Float,
+    @inline(__always) init(bodyPair: UInt64, shapePair: UInt32, manifold: Manifold, friction: Float, restitution: Float,
                            touching: Bool, reach: UInt8 = World.noReach) {
-        self.keyHi = keyHi; self.manifold = manifold; self.touching = touching; self.reach = reach
-        self.keyLo = keyLo; self.friction = friction; self.restitution = restitution
+        self.bodyPair = bodyPair; self.manifold = manifold; self.touching = touching; self.reach = reach
+        self.shapePair = shapePair; self.friction = friction; self.restitution = restitution
     }
 
-    @inline(__always) var bodyA: Int32 { Int32(truncatingIfNeeded: keyHi >> 32) }
-    @inline(__always) var bodyB: Int32 { Int32(truncatingIfNeeded: keyHi & 0xFFFF_FFFF) }
+    @inline(__always) var bodyA: Int32 { Int32(truncatingIfNeeded: bodyPair >> 32) }
+    @inline(__always) var bodyB: Int32 { Int32(truncatingIfNeeded: bodyPair & 0xFFFF_FFFF) }
     @inline(__always) static func < (a: Contact, b: Contact) -> Bool {
-        a.keyHi != b.keyHi ? a.keyHi < b.keyHi : a.keyLo < b.keyLo
+        a.bodyPair != b.bodyPair ? a.bodyPair < b.bodyPair : a.shapePair < b.shapePair
     }
 }
 
@@ -64,7 +64,7 @@ struct Contact {
 @usableFromInline
 struct PairReach {
     @usableFromInline var spin: Float
-    @usableFromInline var specDist: Float
+    @usableFromInline var speculativeReach: Float
 }
 
 /// A sleeping island: its bodies sit outside the awake range and its contacts wait here, untouched, until
@@ -663,7 +663,7 @@ public final class World {
         let a = Int(c.bodyA), b = Int(c.bodyB)
         return ContactEndedEvent(bodyA: BodyID(index: c.bodyA, generation: bodies.generation[a]),
                                  bodyB: BodyID(index: c.bodyB, generation: bodies.generation[b]),
-                                 shapeA: Int(c.keyLo >> 16), shapeB: Int(c.keyLo & 0xFFFF))
+                                 shapeA: Int(c.shapePair >> 16), shapeB: Int(c.shapePair & 0xFFFF))
     }
 
     // MARK: - Body state

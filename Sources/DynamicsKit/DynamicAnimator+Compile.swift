@@ -117,12 +117,12 @@ extension DynamicAnimator {
         var classOfItem: [ObjectIdentifier: Int32] = [:]
         for item in itemOrder {
             let id = ObjectIdentifier(item)
-            let im = itemMemberships[id] ?? [], bm = boundaryMemberships[id] ?? []
-            if im.isEmpty && bm.isEmpty { classOfItem[id] = 0; continue }
-            let sig = im + [-1] + bm
-            if let c = signatureIndex[sig] { classOfItem[id] = c } else {
+            let itemList = itemMemberships[id] ?? [], boundaryList = boundaryMemberships[id] ?? []
+            if itemList.isEmpty && boundaryList.isEmpty { classOfItem[id] = 0; continue }
+            let signature = itemList + [-1] + boundaryList
+            if let c = signatureIndex[signature] { classOfItem[id] = c } else {
                 let c = Int32(signatures.count)
-                signatures.append(sig); signatureIndex[sig] = c; classOfItem[id] = c
+                signatures.append(signature); signatureIndex[signature] = c; classOfItem[id] = c
             }
         }
         let itemClassCount = signatures.count
@@ -131,9 +131,9 @@ extension DynamicAnimator {
         for k in 0..<collisions.count { allSignatures.append([-2, k]) }
         if allSignatures != classSignatures {
             classSignatures = allSignatures
-            func parts(_ sig: [Int]) -> (items: Set<Int>, boundaries: Set<Int>) {
-                guard let split = sig.firstIndex(of: -1) else { return ([], []) }
-                return (Set(sig[..<split]), Set(sig[(split + 1)...]))
+            func parts(_ signature: [Int]) -> (items: Set<Int>, boundaries: Set<Int>) {
+                guard let split = signature.firstIndex(of: -1) else { return ([], []) }
+                return (Set(signature[..<split]), Set(signature[(split + 1)...]))
             }
             world.setCollisionMatrix(classCount: classCount) { a, b in
                 if a < itemClassCount && b < itemClassCount {

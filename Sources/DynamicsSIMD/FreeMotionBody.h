@@ -149,15 +149,15 @@ static inline __attribute__((always_inline)) int FN(group)(const dk_free_params 
         ay = gy + ay;
     }
     if (perBody && (p->forceOn || p->springs)) {
-        VF im = FN(loadOrdered)(p->invMass + s);
+        VF inverseMass = FN(loadOrdered)(p->invMass + s);
         if (p->forceOn) {
             VF cx, cy;
             FN(loadPairs)(p->force, s, &cx, &cy);
             fx = cx + fx;
             fy = cy + fy;
         }
-        ax = ax + im * fx;
-        ay = ay + im * fy;
+        ax = ax + inverseMass * fx;
+        ay = ay + inverseMass * fy;
     }
 
     // All substeps at once (`World.dampingTerms`); without linear damping every body has the undamped terms.

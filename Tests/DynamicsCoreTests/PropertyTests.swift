@@ -185,8 +185,8 @@ final class PropertyTests: XCTestCase {
                     if c.bodyA == previousA { shared += 1 }
                     previousA = c.bodyA
                     let sa = Int(world.bodies.slot[ia]), sb = Int(world.bodies.slot[ib])
-                    let a = world.shapes[Int(world.bodies.shapeStart[ia]) + Int(c.keyLo >> 16)]
-                    let b = world.shapes[Int(world.bodies.shapeStart[ib]) + Int(c.keyLo & 0xFFFF)]
+                    let a = world.shapes[Int(world.bodies.shapeStart[ia]) + Int(c.shapePair >> 16)]
+                    let b = world.shapes[Int(world.bodies.shapeStart[ib]) + Int(c.shapePair & 0xFFFF)]
                     let reach = World.reach(sa, sb, dt: 1.0 / 60, margin: world.settings.speculativeDistance,
                                             pos: world.bodies.position.base, vel: world.bodies.velocity.base,
                                             angVel: world.bodies.angularVelocity.base, ext: world.bodies.extent.base,
@@ -194,8 +194,8 @@ final class PropertyTests: XCTestCase {
                     // The contact's reach: at least the pair's, in whole units, or the pair's own beyond them.
                     let unit = World.reachUnit(linearSlop: world.settings.linearSlop)
                     let margin = world.settings.speculativeDistance
-                    let specDist = c.reach == World.noReach ? reach.specDist : margin + Float(c.reach) * unit
-                    XCTAssertGreaterThanOrEqual(specDist, reach.specDist, "seed \(seed): \(ia)-\(ib)")
+                    let speculativeReach = c.reach == World.noReach ? reach.speculativeReach : margin + Float(c.reach) * unit
+                    XCTAssertGreaterThanOrEqual(speculativeReach, reach.speculativeReach, "seed \(seed): \(ia)-\(ib)")
                     /// The reference pose of a slot (a static or sleeping body's present one).
                     func reference(_ s: Int) -> (Vec2, Rot) {
                         guard world.referenceState.valid && s < world.bodies.awakeCount else {
@@ -205,7 +205,7 @@ final class PropertyTests: XCTestCase {
                         return (Vec2(r[0], r[1]), Rot(c: r[2], s: r[3]))
                     }
                     let (pA, qA) = reference(sa), (pB, qB) = reference(sb)
-                    let m = World.collide(a, pA, qA, b, pB, qB, specDist: specDist, linearSlop: world.settings.linearSlop,
+                    let m = World.collide(a, pA, qA, b, pB, qB, speculativeReach: speculativeReach, linearSlop: world.settings.linearSlop,
                                           scratch: scratch, aLoaded: false, vertices: pv, normals: pn)
                     XCTAssertEqual(m.pointCount, c.manifold.pointCount, "seed \(seed): \(ia)-\(ib)")
                     XCTAssertEqual(m.normal, c.manifold.normal, "seed \(seed): \(ia)-\(ib)")
@@ -257,12 +257,12 @@ final class PropertyTests: XCTestCase {
                     pA = Vec2(Float(k % 7), Float(k % 5)); qA = .identity; qB = .identity
                     pB = pA + Vec2(d, k % 8 == 0 ? d : -d)
                 }
-                let general = World.collide(a, pA, qA, b, pB, qB, specDist: 2, linearSlop: 0.5, scratch: scratch,
+                let general = World.collide(a, pA, qA, b, pB, qB, speculativeReach: 2, linearSlop: 0.5, scratch: scratch,
                                             aLoaded: false, vertices: pv, normals: pn)
                 let va = Int(a.vertexStart), vb = Int(b.vertexStart)
                 let quads = collideQuads(WorldQuad(vertices: pv.baseAddress! + va, normals: pn.baseAddress! + va, p: pA, q: qA),
                                          WorldQuad(vertices: pv.baseAddress! + vb, normals: pn.baseAddress! + vb, p: pB, q: qB),
-                                         specDist: 2, linearSlop: 0.5)
+                                         speculativeReach: 2, linearSlop: 0.5)
                 XCTAssertEqual(quads.pointCount, general.pointCount, "pair \(k)")
                 XCTAssertEqual(quads.normal, general.normal, "pair \(k)")
                 for i in 0..<min(quads.pointCount, general.pointCount) {
@@ -467,7 +467,7 @@ final class PropertyTests: XCTestCase {
     func test_contactsPersistAndWarmStart_sortedByKey() throws {
         let (world, _) = try randomWorld(seed: 9, count: 200, gravity: true)
         for _ in 0..<120 { try world.step(dt: 1.0 / 60, substeps: 4) }
-        let keys = world.contacts.map { ($0.keyHi, $0.keyLo) }
+        let keys = world.contacts.map { ($0.bodyPair, $0.shapePair) }
         XCTAssertEqual(keys.count, Set(keys.map { "\($0.0)-\($0.1)" }).count, "contacts are unique")
         XCTAssertTrue(zip(keys, keys.dropFirst()).allSatisfy { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }, "contacts are sorted")
     }

@@ -195,7 +195,7 @@ extension World {
         let tightBoxes = UnsafePointer(tight)
         /// The reach of the pair of slots sa and sb (sa of the lower id): two awake bodies are also tested by their
         /// unswept boxes, a body and a static or sleeping one by their circles only.
-        @inline(__always) func reach(_ sa: Int, _ sb: Int) -> (apart: Bool, spin: Float, specDist: Float) {
+        @inline(__always) func reach(_ sa: Int, _ sb: Int) -> (apart: Bool, spin: Float, speculativeReach: Float) {
             World.reach(sa, sb, dt: dt, margin: margin, pos: pos, vel: vel, angVel: angVel, ext: ext, grav: grav,
                         tight: sa < n && sb < n ? tightBoxes : nil)
         }
@@ -306,7 +306,7 @@ extension World {
                                                     ext: ext, grav: grav, tight: nil)
                             if reach.apart { continue }
                             pb[w] = pair; w += 1
-                            reaches.append(PairReach(spin: reach.spin, specDist: reach.specDist))
+                            reaches.append(PairReach(spin: reach.spin, speculativeReach: reach.speculativeReach))
                         }
                     }
                     return w
@@ -396,7 +396,7 @@ extension World {
                     let r = reach(sa, sb)
                     if r.apart { continue }
                     pairs.append(pair)
-                    reaches.append(PairReach(spin: r.spin, specDist: r.specDist))
+                    reaches.append(PairReach(spin: r.spin, speculativeReach: r.speculativeReach))
                 }
             }
             return w

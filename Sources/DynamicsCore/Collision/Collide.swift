@@ -1,7 +1,7 @@
 // Narrowphase: contact manifolds between convex shapes in world coordinates.
 //
 // Shapes are circles and convex polygons; a segment is handled as a two-sided polygon of two vertices (edge 0
-// with normal n, edge 1 with normal -n). Manifolds hold points whose separation is at most `specDist`, so contacts
+// with normal n, edge 1 with normal -n). Manifolds hold points whose separation is at most `speculativeReach`, so contacts
 // are speculative: the solver lets a separated pair close exactly its gap in one substep and no further, which is
 // how a fast item is stopped without tunnelling (Box2D v3's speculative contacts; the distance grows with the
 // pair's speed here, see `World.narrowphase`).
@@ -73,11 +73,11 @@ protocol ConvexOutline {
 
 /// The manifold of two outlines by the separating axis test and reference-face clipping; normal from a to b.
 @inline(__always)
-func collideOutlines<P: ConvexOutline>(_ a: P, _ b: P, specDist: Float, linearSlop: Float) -> Manifold {
+func collideOutlines<P: ConvexOutline>(_ a: P, _ b: P, speculativeReach: Float, linearSlop: Float) -> Manifold {
     let (edgeA, sepA) = P.maxSeparation(a, b)
-    if sepA > specDist { return Manifold() }
+    if sepA > speculativeReach { return Manifold() }
     let (edgeB, sepB) = P.maxSeparation(b, a)
-    if sepB > specDist { return Manifold() }
+    if sepB > speculativeReach { return Manifold() }
 
     let flip = referenceIsB(sepA, sepB, linearSlop: linearSlop)
     let ref = flip ? b : a
@@ -88,7 +88,7 @@ func collideOutlines<P: ConvexOutline>(_ a: P, _ b: P, specDist: Float, linearSl
     let i2 = inc.edge(after: incEdge)
     return clipIncidentEdge(inc.vertex(incEdge), inc.vertex(i2), ids: (UInt32(incEdge), UInt32(i2)),
                             reference: (ref.vertex(refEdge), ref.vertex(ref.edge(after: refEdge))), normal: n,
-                            feature: (flip ? 0x10000 : 0) | UInt32(refEdge) << 8, flip: flip, specDist: specDist)
+                            feature: (flip ? 0x10000 : 0) | UInt32(refEdge) << 8, flip: flip, speculativeReach: speculativeReach)
 }
 
 extension WorldPolygon: ConvexOutline {
@@ -111,8 +111,8 @@ extension WorldPolygon: ConvexOutline {
 
 /// Polygon–polygon (and segment) manifold by the separating axis test and reference-face clipping.
 @usableFromInline
-func collidePolygons(_ a: WorldPolygon, _ b: WorldPolygon, specDist: Float, linearSlop: Float) -> Manifold {
-    collideOutlines(a, b, specDist: specDist, linearSlop: linearSlop)
+func collidePolygons(_ a: WorldPolygon, _ b: WorldPolygon, speculativeReach: Float, linearSlop: Float) -> Manifold {
+    collideOutlines(a, b, speculativeReach: speculativeReach, linearSlop: linearSlop)
 }
 
 /// Whether B's face (at separation `sepB`) is the reference rather than A's (at `sepA`): A is preferred unless B's
@@ -121,12 +121,12 @@ func collidePolygons(_ a: WorldPolygon, _ b: WorldPolygon, specDist: Float, line
 func referenceIsB(_ sepA: Float, _ sepB: Float, linearSlop: Float) -> Bool { sepB > sepA + 0.1 * linearSlop }
 
 /// The manifold of a reference face (r1 → r2, outward normal `n`) and the incident edge (v1, v2; feature ids
-/// `ids`): the incident edge clipped to the slab of the reference edge, and its ends within `specDist` of the face
+/// `ids`): the incident edge clipped to the slab of the reference edge, and its ends within `speculativeReach` of the face
 /// kept as points midway between the surfaces. `feature` holds the reference side and edge of the points' ids;
 /// `flip`: the reference face is B's (the normal then points from A to B as −n).
 @inline(__always)
 func clipIncidentEdge(_ incident1: Vec2, _ incident2: Vec2, ids: (UInt32, UInt32), reference: (Vec2, Vec2), normal n: Vec2,
-                      feature featureBase: UInt32, flip: Bool, specDist: Float) -> Manifold {
+                      feature featureBase: UInt32, flip: Bool, speculativeReach: Float) -> Manifold {
     var m = Manifold()
     var v1 = incident1, v2 = incident2
     let (id1, id2) = ids
@@ -143,7 +143,7 @@ func clipIncidentEdge(_ incident1: Vec2, _ incident2: Vec2, ids: (UInt32, UInt32
         // end as a single point so the pair still has a speculative point.
         let v = abs(s1 - Swift.min(Swift.max(s1, 0), edgeLength)) <= abs(s2 - Swift.min(Swift.max(s2, 0), edgeLength)) ? v1 : v2
         let sep = dot(v - r1, n)
-        if sep > specDist { return m }
+        if sep > speculativeReach { return m }
         var p = ManifoldPoint()
         p.point = v - 0.5 * sep * n
         p.separation = sep
@@ -160,7 +160,7 @@ func clipIncidentEdge(_ incident1: Vec2, _ incident2: Vec2, ids: (UInt32, UInt32
 
     let sep1 = dot(v1 - r1, n), sep2 = dot(v2 - r1, n)
     var count = 0
-    if sep1 <= specDist {
+    if sep1 <= speculativeReach {
         var p = ManifoldPoint()
         p.point = v1 - 0.5 * sep1 * n
         p.separation = sep1
@@ -168,7 +168,7 @@ func clipIncidentEdge(_ incident1: Vec2, _ incident2: Vec2, ids: (UInt32, UInt32
         m.points.0 = p
         count = 1
     }
-    if sep2 <= specDist {
+    if sep2 <= speculativeReach {
         var p = ManifoldPoint()
         p.point = v2 - 0.5 * sep2 * n
         p.separation = sep2
@@ -183,7 +183,7 @@ func clipIncidentEdge(_ incident1: Vec2, _ incident2: Vec2, ids: (UInt32, UInt32
 
 /// Polygon (A) against circle (B).
 @usableFromInline
-func collidePolygonCircle(_ a: WorldPolygon, center c: Vec2, radius r: Float, specDist: Float) -> Manifold {
+func collidePolygonCircle(_ a: WorldPolygon, center c: Vec2, radius r: Float, speculativeReach: Float) -> Manifold {
     var m = Manifold()
     var best = -Float.greatestFiniteMagnitude
     var edge = 0
@@ -191,7 +191,7 @@ func collidePolygonCircle(_ a: WorldPolygon, center c: Vec2, radius r: Float, sp
         let s = dot(a.normals[i], c - a.vertices[i])
         if s > best { best = s; edge = i }
     }
-    if best - r > specDist { return m }
+    if best - r > speculativeReach { return m }
     let v1 = a.vertices[edge]
     let v2 = a.vertices[edge + 1 == a.count ? 0 : edge + 1]
     var normal = a.normals[edge]
@@ -204,14 +204,14 @@ func collidePolygonCircle(_ a: WorldPolygon, center c: Vec2, radius r: Float, sp
         if u1 < 0 {
             let d = c - v1
             let dist = length(d)
-            if dist - r > specDist { return m }
+            if dist - r > speculativeReach { return m }
             normal = dist > 0 ? d / dist : normal
             sep = dist - r
             id = 0x100 | UInt32(edge)
         } else if u2 < 0 {
             let d = c - v2
             let dist = length(d)
-            if dist - r > specDist { return m }
+            if dist - r > speculativeReach { return m }
             normal = dist > 0 ? d / dist : normal
             sep = dist - r
             id = 0x200 | UInt32(edge)
@@ -229,12 +229,12 @@ func collidePolygonCircle(_ a: WorldPolygon, center c: Vec2, radius r: Float, sp
 
 /// Circle (A) against circle (B).
 @usableFromInline
-func collideCircles(centerA: Vec2, radiusA: Float, centerB: Vec2, radiusB: Float, specDist: Float) -> Manifold {
+func collideCircles(centerA: Vec2, radiusA: Float, centerB: Vec2, radiusB: Float, speculativeReach: Float) -> Manifold {
     var m = Manifold()
     let d = centerB - centerA
     let dist = length(d)
     let sep = dist - radiusA - radiusB
-    if sep > specDist { return m }
+    if sep > speculativeReach { return m }
     let normal = dist > 1e-6 ? d / dist : Vec2(0, 1)
     var p = ManifoldPoint()
     p.point = centerA + (radiusA + 0.5 * sep) * normal
@@ -308,6 +308,6 @@ extension WorldQuad: ConvexOutline {
 
 /// `collidePolygons` for two quads, with its arithmetic step for step (the same manifold, to the bit).
 @inline(__always)
-func collideQuads(_ a: WorldQuad, _ b: WorldQuad, specDist: Float, linearSlop: Float) -> Manifold {
-    collideOutlines(a, b, specDist: specDist, linearSlop: linearSlop)
+func collideQuads(_ a: WorldQuad, _ b: WorldQuad, speculativeReach: Float, linearSlop: Float) -> Manifold {
+    collideOutlines(a, b, speculativeReach: speculativeReach, linearSlop: linearSlop)
 }

@@ -26,7 +26,7 @@ extension World {
     /// `aLoaded`: the scratch's first polygon holds `a` at (pA, qA) already (a polygon or segment `a` is left there,
     /// and nothing else is written there: pairs are sorted by their first body, so consecutive pairs often share it).
     @inline(__always)
-    static func collide(_ a: ShapeRecord, _ pA: Vec2, _ qA: Rot, _ b: ShapeRecord, _ pB: Vec2, _ qB: Rot, specDist: Float,
+    static func collide(_ a: ShapeRecord, _ pA: Vec2, _ qA: Rot, _ b: ShapeRecord, _ pB: Vec2, _ qB: Rot, speculativeReach: Float,
                         linearSlop: Float, scratch: UnsafeMutablePointer<Vec2>, aLoaded: Bool,
                         vertices pv: UnsafeBufferPointer<Vec2>, normals pn: UnsafeBufferPointer<Vec2>) -> Manifold {
         let n = maxPolygonVertices
@@ -42,24 +42,24 @@ extension World {
         switch (a.kind, b.kind) {
         case (.circle, .circle):
             return collideCircles(centerA: pA + qA.rotate(a.p0), radiusA: a.radius,
-                                  centerB: pB + qB.rotate(b.p0), radiusB: b.radius, specDist: specDist)
+                                  centerB: pB + qB.rotate(b.p0), radiusB: b.radius, speculativeReach: speculativeReach)
         case (.circle, _):
             World.loadPolygon(b, position: pB, rotation: qB, into: &scratchPolygonB, vertices: pv, normals: pn)
-            var m = collidePolygonCircle(scratchPolygonB, center: pA + qA.rotate(a.p0), radius: a.radius, specDist: specDist)
+            var m = collidePolygonCircle(scratchPolygonB, center: pA + qA.rotate(a.p0), radius: a.radius, speculativeReach: speculativeReach)
             m.normal = -m.normal
             return m
         case (_, .circle):
             loadA()
-            return collidePolygonCircle(scratchPolygonA, center: pB + qB.rotate(b.p0), radius: b.radius, specDist: specDist)
+            return collidePolygonCircle(scratchPolygonA, center: pB + qB.rotate(b.p0), radius: b.radius, speculativeReach: speculativeReach)
         default:
             loadA()
             World.loadPolygon(b, position: pB, rotation: qB, into: &scratchPolygonB, vertices: pv, normals: pn)
-            return collidePolygons(scratchPolygonA, scratchPolygonB, specDist: specDist, linearSlop: linearSlop)
+            return collidePolygons(scratchPolygonA, scratchPolygonB, speculativeReach: speculativeReach, linearSlop: linearSlop)
         }
     }
 
     /// How far a pair (slots sa and sb, sa of the lower body id) can close this step plus the speculative margin
-    /// (`specDist`), the spin part of it, and whether the pair is out of that reach: by bounding circles, and, given
+    /// (`speculativeReach`), the spin part of it, and whether the pair is out of that reach: by bounding circles, and, given
     /// the unswept boxes (`tight`, two awake bodies), by those (a gap wider than the reach along x or y bounds the
     /// shapes' distance, so no contact point could be kept). The broadphase drops the pairs out of reach, two awake
     /// bodies by both tests, a body against a static or sleeping one by their circles, and hands the narrowphase
@@ -67,19 +67,19 @@ extension World {
     @inline(__always)
     static func reach(_ sa: Int, _ sb: Int, dt: Float, margin: Float, pos: UnsafeMutablePointer<Vec2>,
                       vel: UnsafeMutablePointer<Vec2>, angVel: UnsafeMutablePointer<Float>, ext: UnsafeMutablePointer<Float>,
-                      grav: UnsafeMutablePointer<Vec2>, tight: UnsafePointer<AABB>?) -> (apart: Bool, spin: Float, specDist: Float) {
+                      grav: UnsafeMutablePointer<Vec2>, tight: UnsafePointer<AABB>?) -> (apart: Bool, spin: Float, speculativeReach: Float) {
         let spin = abs(angVel[sa]) * ext[sa] + abs(angVel[sb]) * ext[sb]
         var closing = length(vel[sb] - vel[sa]) + spin
         closing += length(grav[sb] - grav[sa]) * dt
-        let specDist = margin + closing * dt
-        var apart = length(pos[sb] - pos[sa]) - ext[sa] - ext[sb] > specDist
+        let speculativeReach = margin + closing * dt
+        var apart = length(pos[sb] - pos[sa]) - ext[sa] - ext[sb] > speculativeReach
         if !apart, let tight {
             let a = tight[sa], b = tight[sb]
             let gap = Swift.max(Swift.max(a.lower.x - b.upper.x, b.lower.x - a.upper.x),
                                 Swift.max(a.lower.y - b.upper.y, b.lower.y - a.upper.y))
-            apart = gap > specDist
+            apart = gap > speculativeReach
         }
-        return (apart, spin, specDist)
+        return (apart, spin, speculativeReach)
     }
 
     /// How far a body may move (or a point at its extent turn) from its reference pose before the manifolds of
@@ -150,10 +150,10 @@ extension World {
         let generation = bodies.generation, materials = bodies.materials
         let sleepingIsland = bodies.sleepingIsland
         @inline(__always) func endedEvent(_ c: Contact) -> ContactEndedEvent {
-            let a = Int(c.keyHi >> 32), b = Int(c.keyHi & 0xFFFF_FFFF)
+            let a = Int(c.bodyPair >> 32), b = Int(c.bodyPair & 0xFFFF_FFFF)
             return ContactEndedEvent(bodyA: BodyID(index: Int32(a), generation: generation[a]),
                                      bodyB: BodyID(index: Int32(b), generation: generation[b]),
-                                     shapeA: Int(c.keyLo >> 16), shapeB: Int(c.keyLo & 0xFFFF))
+                                     shapeA: Int(c.shapePair >> 16), shapeB: Int(c.shapePair & 0xFFFF))
         }
         let slop = settings.linearSlop
         let scratch = scratchPolygons
@@ -201,12 +201,12 @@ extension World {
             var mixedFriction: Float = 0, mixedRestitution: Float = 0
             for p in 0..<pairs.count {
                 let key = pairs[p]
-                while oi < oldCount && old[oi].keyHi < key {
+                while oi < oldCount && old[oi].bodyPair < key {
                     if old[oi].touching { merge.ended.append(endedEvent(old[oi])) }
                     oi += 1
                 }
                 let oldStart = oi
-                while oi < oldCount && old[oi].keyHi == key { oi += 1 }
+                while oi < oldCount && old[oi].bodyPair == key { oi += 1 }
                 let ia = Int(key >> 32), ib = Int(key & 0xFFFF_FFFF)
                 let sa = Int(slot[ia]), sb = Int(slot[ib])
                 let pA = pos[sa], pB = pos[sb]
@@ -214,9 +214,9 @@ extension World {
                 // Each body's motion since its reference: displacement and the sine of its turn.
                 let dA = pA - rA, dB = pB - rB
                 let turnA = rqA.c * rot[sa].s - rqA.s * rot[sa].c, turnB = rqB.c * rot[sb].s - rqB.s * rot[sb].c
-                let spin = reaches[p].spin, specDist = reaches[p].specDist
+                let spin = reaches[p].spin, speculativeReach = reaches[p].speculativeReach
                 // The reach in whole units (or none, beyond 254 of them).
-                let units = ((specDist - margin) * perReachUnit).rounded(.up)
+                let units = ((speculativeReach - margin) * perReachUnit).rounded(.up)
                 let reachNow: UInt8 = units < Float(World.noReach) ? UInt8(units) : World.noReach
                 // Last step's reach, and manifolds, may stand while both references held.
                 let kept = held && !(sa < awakeCount && moved[sa] != 0) && !(sb < awakeCount && moved[sb] != 0)
@@ -238,14 +238,14 @@ extension World {
                 @inline(__always) func meet(_ la: Int, _ lb: Int, _ s: inout NarrowphaseMerge) {
                     let lo = UInt32(la) << 16 | UInt32(lb)
                     var previous: Int = -1
-                    for k in oldStart..<oldEnd where old[k].keyLo == lo { previous = k; break }
+                    for k in oldStart..<oldEnd where old[k].shapePair == lo { previous = k; break }
                     var m: Manifold
                     // Last step's reach stands while both references held and it is long enough; then so does its
                     // manifold (computing it again would give the same).
                     let standing = kept && previous >= 0 && old[previous].reach != World.noReach
                         && old[previous].reach >= reachNow
                     let reach = standing ? old[previous].reach : reachNow
-                    let collideReach = reach == World.noReach ? specDist : margin + Float(reach) * reachUnit
+                    let collideReach = reach == World.noReach ? speculativeReach : margin + Float(reach) * reachUnit
                     if reuse && standing {
                         m = old[previous].manifold
                         s.reused += 1
@@ -261,9 +261,9 @@ extension World {
                             }
                             let vs = Int(shapeB.vertexStart)
                             let worldQuadB = WorldQuad(vertices: pv.baseAddress! + vs, normals: pn.baseAddress! + vs, p: rB, q: rqB)
-                            m = collideQuads(s.worldQuadA, worldQuadB, specDist: collideReach, linearSlop: slop)
+                            m = collideQuads(s.worldQuadA, worldQuadB, speculativeReach: collideReach, linearSlop: slop)
                         } else {
-                            m = World.collide(shapeA, rA, rqA, shapeB, rB, rqB, specDist: collideReach, linearSlop: slop,
+                            m = World.collide(shapeA, rA, rqA, shapeB, rB, rqB, speculativeReach: collideReach, linearSlop: slop,
                                               scratch: scratch, aLoaded: s.loadedA == startA + la, vertices: pv, normals: pn)
                             if shapeA.kind != .circle { s.loadedA = startA + la }
                         }
@@ -322,7 +322,7 @@ extension World {
                     } else if !touching && wasTouching {
                         s.ended.append(endedEvent(old[previous]))
                     }
-                    s.contacts.append(Contact(keyHi: key, keyLo: lo, manifold: m, friction: friction,
+                    s.contacts.append(Contact(bodyPair: key, shapePair: lo, manifold: m, friction: friction,
                                             restitution: restitution, touching: touching, reach: reach))
                 }
                 if countA == 1 && countB == 1 {

@@ -86,16 +86,16 @@ struct FieldMotion {
     /// Turns the sums into per-substep terms for substeps of `h` seconds.
     mutating func finish(h: Float, invMass: UnsafeMutablePointer<Float>, count n: Int) {
         for s in 0..<Swift.min(n, drag.count) {
-            let im = invMass[s]
+            let inverseMass = invMass[s]
             // (A negative drag, which pushes an item along, at most multiplies its speed by e per substep: the
             // world's speed limit takes over from there.)
-            if hasDrag { drag[s] = Float(exp(Swift.min(Double(-drag[s] * im * h), 1))) }
+            if hasDrag { drag[s] = Float(exp(Swift.min(Double(-drag[s] * inverseMass * h), 1))) }
             if hasTurn {
-                let angle = Double(turn[s] * im * h)
+                let angle = Double(turn[s] * inverseMass * h)
                 turnCS[s] = Vec2(Float(cos(angle)), Float(sin(angle)))
             }
             if hasSpring {
-                let stiffness = springK[s], K = stiffness * im
+                let stiffness = springK[s], K = stiffness * inverseMass
                 var Ke = K
                 if K > 0 {
                     let theta = Swift.min(K.squareRoot() * h, Float.pi / 3)
@@ -104,7 +104,7 @@ struct FieldMotion {
                 }
                 // a = B − K_e·x, with B = K_e·(the stiffness-weighted center); with no net stiffness, the constant
                 // pull Σ k·c / m that is left.
-                springB[s] = K > 0 ? (Ke / stiffness) * springB[s] : im * springB[s]
+                springB[s] = K > 0 ? (Ke / stiffness) * springB[s] : inverseMass * springB[s]
                 springK[s] = Ke
             }
         }

@@ -69,8 +69,8 @@ extension World {
             }
             for s in 0..<Swift.min(n, a.count, f.count) {
                 a[s] = capped(a[s], maxAcceleration)
-                let im = invMass[s]
-                if im > 0 { f[s] = capped(f[s], maxAcceleration / im) }
+                let inverseMass = invMass[s]
+                if inverseMass > 0 { f[s] = capped(f[s], maxAcceleration / inverseMass) }
             }
         }
         }

@@ -303,7 +303,7 @@ extension World {
     /// present — and the per-body linear damping factor column if present. Each combination is its own loop.
     @inline(__always)
     func withLinearTerms(count n: Int, _ body: ((Int) -> SIMD4<Float>, (Int) -> Float, UnsafeMutablePointer<Float>?) -> Void) {
-        let g = floats(bodies.gravity.base), im = bodies.invMass.base
+        let g = floats(bodies.gravity.base), inverseMass = bodies.invMass.base
         let d = bodies.linearDampingFactor.base
         let force = bodies.force.base.map { floats($0) }
         if fieldsActive {
@@ -311,16 +311,16 @@ extension World {
             fieldAcceleration.withUnsafeMutableBufferPointer { fab in
                 let ff = floats(ffb.baseAddress!), fa = floats(fab.baseAddress!)
                 if let f = force {
-                    body({ k in load4(g, k) + load4(fa, k) + spread(im, k >> 1) * (load4(f, k) + load4(ff, k)) },
-                         { k in g[k] + fa[k] + im[k >> 1] * (f[k] + ff[k]) }, d)
+                    body({ k in load4(g, k) + load4(fa, k) + spread(inverseMass, k >> 1) * (load4(f, k) + load4(ff, k)) },
+                         { k in g[k] + fa[k] + inverseMass[k >> 1] * (f[k] + ff[k]) }, d)
                 } else {
-                    body({ k in load4(g, k) + load4(fa, k) + spread(im, k >> 1) * load4(ff, k) },
-                         { k in g[k] + fa[k] + im[k >> 1] * ff[k] }, d)
+                    body({ k in load4(g, k) + load4(fa, k) + spread(inverseMass, k >> 1) * load4(ff, k) },
+                         { k in g[k] + fa[k] + inverseMass[k >> 1] * ff[k] }, d)
                 }
             }
             }
         } else if let f = force {
-            body({ k in load4(g, k) + spread(im, k >> 1) * load4(f, k) }, { k in g[k] + im[k >> 1] * f[k] }, d)
+            body({ k in load4(g, k) + spread(inverseMass, k >> 1) * load4(f, k) }, { k in g[k] + inverseMass[k >> 1] * f[k] }, d)
         } else {
             body({ k in load4(g, k) }, { k in g[k] }, d)
         }
