@@ -68,7 +68,14 @@ let package = Package(
             dependencies: ["DynamicsCLI"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        .testTarget(name: "DynamicsCoreTests", dependencies: ["DynamicsCore", "DynamicsScenes"]),
+        // What the test targets share (a floor world, recorders, item builders).
+        .target(
+            name: "DynamicsTestSupport",
+            dependencies: ["DynamicsKit"],
+            path: "Tests/DynamicsTestSupport",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(name: "DynamicsCoreTests", dependencies: ["DynamicsCore", "DynamicsScenes", "DynamicsTestSupport"]),
         .testTarget(
             name: "DynamicsProfilesTests",
             dependencies: ["DynamicsProfiles", "DynamicsScenes"],
@@ -92,7 +99,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DynamicsKitTests",
-            dependencies: ["DynamicsKit", "DynamicsScenes"],
+            dependencies: ["DynamicsKit", "DynamicsScenes", "DynamicsTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The examples of the UIKit Dynamics documents, typed as UIKit code with only PORTING.md's edits.

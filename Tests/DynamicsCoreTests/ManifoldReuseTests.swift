@@ -1,5 +1,6 @@
 import XCTest
 @testable import DynamicsCore
+import DynamicsTestSupport
 import DynamicsScenes
 import DynamicsSIMD
 

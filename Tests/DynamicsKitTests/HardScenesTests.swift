@@ -1,22 +1,15 @@
 import XCTest
 @testable import DynamicsKit
+import DynamicsScenes
 
 /// Scenes that once created energy, went NaN or lost items: each is run with its physics asserted.
 final class HardScenesTests: XCTestCase {
-    struct LCG {
-        var state: UInt32
-        mutating func next() -> CGFloat {
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return CGFloat(state >> 8) / CGFloat(1 << 24)
-        }
-    }
-
     /// "Energy never grows without input": 100 perfectly elastic, frictionless boxes in a box, no gravity, no
     /// resistance. (It fails if both points of a turning box bounce one after the other: each point's target ignores
     /// what the other's impulse did, and the boxes gain energy until they leave the box.)
     func test_elasticBoxesInABox_neverGainEnergy() {
         let animator = UIDynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 500, height: 500))
-        var rng = LCG(state: 7)
+        var rng = SplitMix64(state: 7)
         var items: [HeadlessItem] = []
         for k in 0..<100 {
             items.append(HeadlessItem(center: CGPoint(x: 25 + CGFloat(k % 10) * 50, y: 25 + CGFloat(k / 10) * 50), size: CGSize(width: 10, height: 10)))
@@ -27,7 +20,7 @@ final class HardScenesTests: XCTestCase {
         let props = UIDynamicItemBehavior(items: items)
         props.elasticity = 1; props.friction = 0; props.resistance = 0; props.angularResistance = 0
         for item in items {
-            let angle = rng.next() * 2 * .pi
+            let angle = CGFloat(rng.unit()) * 2 * .pi
             props.addLinearVelocity(CGPoint(x: 300 * cos(angle), y: 300 * sin(angle)), for: item)
         }
         animator.addBehavior(props)
@@ -57,18 +50,18 @@ final class HardScenesTests: XCTestCase {
         for pinned in [false, true] {
             for seed: UInt32 in 1...2 {
                 let animator = UIDynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 400, height: 600))
-                var rng = LCG(state: seed)
+                var rng = SplitMix64(state: UInt64(seed))
                 var items: [HeadlessItem] = []
                 for k in 0..<300 {
                     items.append(HeadlessItem(center: CGPoint(x: 10 + CGFloat(k % 19) * 20, y: 10 + CGFloat(k / 19) * 20),
-                                              size: CGSize(width: 6 + 10 * rng.next(), height: 6 + 10 * rng.next())))
+                                              size: CGSize(width: 6 + 10 * CGFloat(rng.unit()), height: 6 + 10 * CGFloat(rng.unit()))))
                 }
                 animator.addBehavior(UIGravityBehavior(items: items))
                 let collision = UICollisionBehavior(items: items)
                 collision.translatesReferenceBoundsIntoBoundary = true
                 animator.addBehavior(collision)
                 for _ in 0..<40 {
-                    let a = items[Int(rng.next() * 300)], b = items[Int(rng.next() * 300)]
+                    let a = items[Int(CGFloat(rng.unit()) * 300)], b = items[Int(CGFloat(rng.unit()) * 300)]
                     guard a !== b else { continue }
                     let anchor = CGPoint(x: (a.center.x + b.center.x) / 2, y: (a.center.y + b.center.y) / 2)
                     animator.addBehavior(pinned ? UIAttachmentBehavior.pinAttachment(with: a, attachedTo: b, attachmentAnchor: anchor)
@@ -216,11 +209,11 @@ final class HardScenesTests: XCTestCase {
         let runs = Int(ProcessInfo.processInfo.environment["DYNAMICS_FUNNEL_RUNS"] ?? "") ?? 2
         var lost = 0
         for seed in 1...UInt32(max(1, runs)) {
-            var rng = LCG(state: seed)
+            var rng = SplitMix64(state: UInt64(seed))
             let animator = UIDynamicAnimator()
             var items: [HeadlessItem] = []
             for k in 0..<500 {
-                items.append(HeadlessItem(center: CGPoint(x: 300 + CGFloat(k % 25) * 16 + 3 * rng.next(), y: -CGFloat(k / 25) * 16 + 3 * rng.next()),
+                items.append(HeadlessItem(center: CGPoint(x: 300 + CGFloat(k % 25) * 16 + 3 * CGFloat(rng.unit()), y: -CGFloat(k / 25) * 16 + 3 * CGFloat(rng.unit())),
                                           size: CGSize(width: 10, height: 10)))
             }
             animator.addBehavior(UIGravityBehavior(items: items))
