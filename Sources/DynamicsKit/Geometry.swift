@@ -112,6 +112,13 @@ extension CGVector {
     init(angle: CGFloat, magnitude: CGFloat) {
         self.init(dx: magnitude * CGFloat(cos(Double(angle))), dy: magnitude * CGFloat(sin(Double(angle))))
     }
+    /// This vector's direction at `length` (each component divided by the length first, so an exact direction stays
+    /// exact), or nil for the zero vector, which has no direction.
+    func scaled(toLength newLength: CGFloat) -> CGVector? {
+        let l = length
+        guard l > 0 else { return nil }
+        return CGVector(dx: dx / l * newLength, dy: dy / l * newLength)
+    }
 }
 extension UIOffset {
     @inline(__always) var vec: Vec2 { Vec2(Float(horizontal), Float(vertical)) }

@@ -29,9 +29,8 @@ public final class GravityBehavior: ItemBehavior {
         get { gravityDirection.length }
         set {
             guard requireWithin(newValue, SupportedRange.magnitude, "magnitude", self) else { return }
-            let length = gravityDirection.length
             // Scaling the vector keeps an exact direction exact ((0, 1) stays on the axis).
-            if length > 0 { gravityDirection = CGVector(dx: gravityDirection.dx / length * newValue, dy: gravityDirection.dy / length * newValue) }
+            if let scaled = gravityDirection.scaled(toLength: newValue) { gravityDirection = scaled }
             else { setAngle(storedAngle, magnitude: newValue) }
         }
     }

@@ -38,8 +38,7 @@ public final class PushBehavior: ItemBehavior {
         get { pushDirection.length }
         set {
             guard requireWithin(newValue, SupportedRange.magnitude, "magnitude", self) else { return }
-            let length = pushDirection.length
-            if length > 0 { pushDirection = CGVector(dx: pushDirection.dx / length * newValue, dy: pushDirection.dy / length * newValue) }
+            if let scaled = pushDirection.scaled(toLength: newValue) { pushDirection = scaled }
             else { setAngle(storedAngle, magnitude: newValue) }
         }
     }
