@@ -104,7 +104,7 @@ struct RunOptions: ParsableArguments {
 /// Runs a profile with a progress bar and a summary, optionally recording it.
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run a workload profile (a name from `dynamics list`, or a .json file) and summarise it.")
+        abstract: "Run a workload profile (a name from `dynamics list`, or a .json file) and summarize it.")
 
     @Argument(help: "The profile: a name in the profiles folder, or a path to a .json file.")
     var profile: String

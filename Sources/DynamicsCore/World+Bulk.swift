@@ -8,7 +8,7 @@ public struct BodyStates {
     public let count: Int
     /// Bodies `0 ..< awakeCount` are awake.
     public let awakeCount: Int
-    @usableFromInline let position: UnsafePointer<Vec2>, rotations: UnsafePointer<Rot>
+    @usableFromInline let position: UnsafePointer<Vec2>, rotations: UnsafePointer<Rotation>
     @usableFromInline let velocities: UnsafePointer<Vec2>, angularVelocities: UnsafePointer<Float>
     @usableFromInline let bodyIndex: UnsafePointer<Int32>
     /// Per body id (the id arrays; empty when the world has no body yet, and `localCenter` while every body's
@@ -16,7 +16,7 @@ public struct BodyStates {
     @usableFromInline let generation: UnsafeBufferPointer<UInt32>, localCenter: UnsafeBufferPointer<Vec2>
     @usableFromInline let userTags: UnsafeBufferPointer<Int32>, flags: UnsafeBufferPointer<UInt8>
 
-    @usableFromInline init(count: Int, awakeCount: Int, position: UnsafePointer<Vec2>, rotations: UnsafePointer<Rot>,
+    @usableFromInline init(count: Int, awakeCount: Int, position: UnsafePointer<Vec2>, rotations: UnsafePointer<Rotation>,
                            velocities: UnsafePointer<Vec2>, angularVelocities: UnsafePointer<Float>,
                            bodyIndex: UnsafePointer<Int32>, generation: UnsafeBufferPointer<UInt32>,
                            localCenter: UnsafeBufferPointer<Vec2>, userTags: UnsafeBufferPointer<Int32>,
@@ -36,7 +36,7 @@ public struct BodyStates {
     @inlinable public func origin(at k: Int) -> Vec2 {
         position[k] - rotations[k].rotate(localCenter.isEmpty ? .zero : localCenter[Int(bodyIndex[k])])
     }
-    @inlinable public func rotation(at k: Int) -> Rot { rotations[k] }
+    @inlinable public func rotation(at k: Int) -> Rotation { rotations[k] }
     @inlinable public func velocity(at k: Int) -> Vec2 { velocities[k] }
     @inlinable public func angularVelocity(at k: Int) -> Float { angularVelocities[k] }
     @inlinable public func userTag(at k: Int) -> Int32 { userTags[Int(bodyIndex[k])] }
@@ -65,7 +65,7 @@ extension World {
 
     /// Contacts currently touching, as (body A, body B, first point) triples (for drawing and checks).
     public func touchingContacts() -> [(BodyID, BodyID, Vec2)] {
-        contacts.filter { $0.touching }.map { c in
+        contactStore.contacts.filter { $0.touching }.map { c in
             (BodyID(index: c.bodyA, generation: bodies.generation[Int(c.bodyA)]),
              BodyID(index: c.bodyB, generation: bodies.generation[Int(c.bodyB)]), c.manifold.points.0.point)
         }
@@ -89,6 +89,6 @@ extension World {
 
     /// Candidate pairs of the last broadphase (lower id index first), for tests of the broadphase contract.
     public var lastCandidatePairs: [(Int32, Int32)] {
-        pairs.map { (Int32(truncatingIfNeeded: $0 >> 32), Int32(truncatingIfNeeded: $0 & 0xFFFF_FFFF)) }
+        broadphase.pairs.map { (Int32(truncatingIfNeeded: $0 >> 32), Int32(truncatingIfNeeded: $0 & 0xFFFF_FFFF)) }
     }
 }

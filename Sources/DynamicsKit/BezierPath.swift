@@ -155,7 +155,7 @@ public final class BezierPath: CustomStringConvertible {
         return polygon
     }
 
-    /// Removes, one at a time, the vertex whose triangle with its neighbours has the least area.
+    /// Removes, one at a time, the vertex whose triangle with its neighbors has the least area.
     static func simplify(_ input: [Vec2], to limit: Int) -> [Vec2] {
         var v = input
         while v.count > limit {

@@ -309,7 +309,7 @@ extension DynamicAnimator {
             let size = member === item ? accepted?.size ?? member.bounds.size : member.bounds.size
             let w = Float(size.width), h = Float(size.height)
             let mass = Float(density) * w * h / 10_000
-            let q = Rot(angle: angle)
+            let q = Rotation(angle: angle)
             switch member === item ? accepted?.type ?? member.collisionBoundsType : member.collisionBoundsType {
             case .rectangle:
                 return ShapeDefinition(.box(width: w, height: h, center: center, angle: angle), mass: mass)

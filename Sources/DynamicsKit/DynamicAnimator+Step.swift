@@ -110,7 +110,7 @@ extension DynamicAnimator {
     }
 
     @inline(__always)
-    func write(_ r: ItemRecord, tag: Int, origin: Vec2, rotation q: Rot) {
+    func write(_ r: ItemRecord, tag: Int, origin: Vec2, rotation q: Rotation) {
         if !r.isGroup {
             r.item.center = CGPoint(x: CGFloat(origin.x), y: CGFloat(origin.y))
             r.item.transform = CGAffineTransform(a: CGFloat(q.c), b: CGFloat(q.s), c: CGFloat(-q.s), d: CGFloat(q.c), tx: 0, ty: 0)

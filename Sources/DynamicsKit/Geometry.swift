@@ -1,5 +1,5 @@
 // Geometry value types that UIKit Dynamics uses and Foundation on Linux lacks. On Apple platforms they come from
-// CoreGraphics and UIKit; these definitions follow the same names, fields and behaviour.
+// CoreGraphics and UIKit; these definitions follow the same names, fields and behavior.
 
 #if !canImport(CoreGraphics)
 /// A two-dimensional vector (points, or points/s for velocities).

@@ -22,9 +22,9 @@ static inline __attribute__((always_inline)) int dk_movemask4_generic(dk_vi4 m) 
 #define DK_MOVEMASK4(m) dk_movemask4_generic(m)
 #endif
 
-#define W 4
-#define VF dk_vf4
-#define VI dk_vi4
+#define DK_LANES 4
+#define DK_VF dk_vf4
+#define DK_VI dk_vi4
 #define EVEN(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6)
 #define ODD(a, b) __builtin_shufflevector(a, b, 1, 3, 5, 7)
 #define ZIPLO(x, y) __builtin_shufflevector(x, y, 0, 4, 1, 5)
@@ -39,9 +39,9 @@ static inline __attribute__((always_inline)) int dk_movemask4_generic(dk_vi4 m) 
 typedef float dk_v8sf __attribute__((vector_size(32)));
 
 #pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
-#define W 8
-#define VF dk_vf8
-#define VI dk_vi8
+#define DK_LANES 8
+#define DK_VF dk_vf8
+#define DK_VI dk_vi8
 // Lane order 0 1 4 5 2 3 6 7 (see FreeMotionBody.h): shufps, unpcklps and unpckhps within each half.
 #define EVEN(a, b) __builtin_shufflevector(a, b, 0, 2, 8, 10, 4, 6, 12, 14)
 #define ODD(a, b) __builtin_shufflevector(a, b, 1, 3, 9, 11, 5, 7, 13, 15)
@@ -66,9 +66,9 @@ static inline __attribute__((always_inline)) int dk_movemask8(dk_vi8 m) {
 typedef int dk_v16si __attribute__((vector_size(64)));
 
 #pragma clang attribute push(__attribute__((target("avx512f,avx512dq"))), apply_to = function)
-#define W 16
-#define VF dk_vf16
-#define VI dk_vi16
+#define DK_LANES 16
+#define DK_VF dk_vf16
+#define DK_VI dk_vi16
 // Lane order 0 1 8 9 2 3 10 11 4 5 12 13 6 7 14 15: the same in-lane shuffles in each of the four 128-bit lanes.
 #define EVEN(a, b) __builtin_shufflevector(a, b, 0, 2, 16, 18, 4, 6, 20, 22, 8, 10, 24, 26, 12, 14, 28, 30)
 #define ODD(a, b) __builtin_shufflevector(a, b, 1, 3, 17, 19, 5, 7, 21, 23, 9, 11, 25, 27, 13, 15, 29, 31)

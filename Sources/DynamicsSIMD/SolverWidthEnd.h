@@ -3,9 +3,9 @@
 #undef DK_FIELD
 #undef DK_SET_FIELD
 #undef DK_ENTRIES
-#undef W
-#undef VF
-#undef VI
+#undef DK_LANES
+#undef DK_VF
+#undef DK_VI
 #undef ZIPLO
 #undef ZIPHI
 #undef LOHALF

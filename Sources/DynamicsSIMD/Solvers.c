@@ -12,9 +12,9 @@
 #include "DynamicsRods.h"
 #include "Widths.h"
 
-#define W 4
-#define VF dk_vf4
-#define VI dk_vi4
+#define DK_LANES 4
+#define DK_VF dk_vf4
+#define DK_VI dk_vi4
 #define ZIPLO(a, b) __builtin_shufflevector(a, b, 0, 4, 1, 5)
 #define ZIPHI(a, b) __builtin_shufflevector(a, b, 2, 6, 3, 7)
 #define LOHALF(a, b) __builtin_shufflevector(a, b, 0, 1, 4, 5)
@@ -28,9 +28,9 @@
 #if defined(__x86_64__)
 
 #pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
-#define W 8
-#define VF dk_vf8
-#define VI dk_vi8
+#define DK_LANES 8
+#define DK_VF dk_vf8
+#define DK_VI dk_vi8
 #define ZIPLO(a, b) __builtin_shufflevector(a, b, 0, 8, 1, 9, 4, 12, 5, 13)
 #define ZIPHI(a, b) __builtin_shufflevector(a, b, 2, 10, 3, 11, 6, 14, 7, 15)
 #define LOHALF(a, b) __builtin_shufflevector(a, b, 0, 1, 8, 9, 4, 5, 12, 13)

@@ -14,7 +14,7 @@
 #define DK_CAT_(a, b) a##b
 #define DK_CAT(a, b) DK_CAT_(a, b)
 /// `name` with the lane count appended: each width's copy of a kernel has its own names.
-#define FN(name) DK_CAT(name, W)
+#define DK_FN(name) DK_CAT(name, DK_LANES)
 
 typedef float dk_vf4 __attribute__((ext_vector_type(4)));
 typedef int dk_vi4 __attribute__((ext_vector_type(4)));

@@ -42,15 +42,15 @@ final class CapacityTests: XCTestCase {
         XCTAssertEqual(world.bodies.position.capacity, 1004, "rounded up to a multiple of four, not doubled")
         XCTAssertEqual(world.bodies.slot.count, 1001)
         XCTAssertLessThan(world.bodies.slot.capacity, 1100)
-        XCTAssertLessThan(world.polygonVertices.capacity, 4100)
-        XCTAssertEqual(world.polygonVertices.count, 4, "equal boxes made one after another share one outline")
-        XCTAssertTrue(world.shapes.allSatisfy { $0.vertexStart == 0 })
+        XCTAssertLessThan(world.shapeStore.polygonVertices.capacity, 4100)
+        XCTAssertEqual(world.shapeStore.polygonVertices.count, 4, "equal boxes made one after another share one outline")
+        XCTAssertTrue(world.shapeStore.records.allSatisfy { $0.vertexStart == 0 })
         // A different outline gets its own run; compaction keeps shared runs shared and every shape's outline.
         let odd = try world.createBody(.box(center: Vec2(0, 100), width: 30, height: 10))
-        XCTAssertEqual(world.polygonVertices.count, 8)
+        XCTAssertEqual(world.shapeStore.polygonVertices.count, 8)
         world.compactShapes()
-        XCTAssertEqual(world.polygonVertices.count, 8)
-        XCTAssertEqual(world.shapes[Int(world.bodies.shapeStart[Int(odd.index)])].vertexStart, 4)
+        XCTAssertEqual(world.shapeStore.polygonVertices.count, 8)
+        XCTAssertEqual(world.shapeStore.records[Int(world.bodies.shapeStart[Int(odd.index)])].vertexStart, 4)
         XCTAssertThrowsError(try world.reserveCapacity(bodies: -1, shapes: 0, vertices: 0)) { error in
             XCTAssertTrue("\(error)".contains("bodies"), "\(error)")
         }
@@ -68,7 +68,7 @@ extension CapacityTests {
         var steps = 0
         while steps < 600 && (steps < 200 || world.awakeBodyCount > 0) {
             try world.step(dt: 1.0 / 60, substeps: 4)
-            peak = max(peak, world.wideContacts.capacity)
+            peak = max(peak, world.contactSolver.wide.capacity)
             eventPeak = max(eventPeak, world.contactBeganEvents.capacity)
             steps += 1
         }
@@ -79,32 +79,32 @@ extension CapacityTests {
         XCTAssertGreaterThan(peak, 1024, "the landing wave needed a large table")
         // Tables at or below the floor of the policy (4,096 entries, 1,024 wide batches) are kept; the allocator's
         // rounding decides the exact capacities.
-        XCTAssertLessThanOrEqual(world.contacts.capacity, 4096)
-        XCTAssertLessThanOrEqual(world.contactHistory.capacity, 4096)
-        XCTAssertLessThanOrEqual(world.constraints.capacity, 4096)
-        XCTAssertLessThanOrEqual(world.wideContacts.capacity, 1024)
+        XCTAssertLessThanOrEqual(world.contactStore.contacts.capacity, 4096)
+        XCTAssertLessThanOrEqual(world.contactStore.history.capacity, 4096)
+        XCTAssertLessThanOrEqual(world.contactSolver.scalar.capacity, 4096)
+        XCTAssertLessThanOrEqual(world.contactSolver.wide.capacity, 1024)
         // One more step at rest: every per-step table is given back; the bodies, the static grid and the
         // sleeping islands (with their contacts) are all a resting world keeps.
         try world.step(dt: 1.0 / 60, substeps: 4)
         let tables: [(String, Int)] = [
-            ("contacts", world.contacts.capacity), ("contactHistory", world.contactHistory.capacity),
-            ("constraints", world.constraints.capacity), ("wideContacts", world.wideContacts.capacity),
-            ("pairs", world.pairs.capacity), ("cellEntries", world.cellEntries.capacity),
-            ("contactBodyColors", world.contactBodyColors.capacity), ("contactBodyEntry", world.contactBodyEntry.capacity),
-            ("contactVelocity", world.contactVelocity.capacity), ("unionParent", world.unionParent.capacity),
-            ("bucketCounts", world.bucketCounts.capacity), ("sortScratch", world.sortScratch.capacity)]
+            ("contacts", world.contactStore.contacts.capacity), ("contactHistory", world.contactStore.history.capacity),
+            ("constraints", world.contactSolver.scalar.capacity), ("wideContacts", world.contactSolver.wide.capacity),
+            ("pairs", world.broadphase.pairs.capacity), ("cellEntries", world.broadphase.cellEntries.capacity),
+            ("contactBodyColors", world.contactSolver.bodyColors.capacity), ("contactBodyEntry", world.contactSolver.bodyEntry.capacity),
+            ("contactVelocity", world.contactSolver.velocity.capacity), ("unionParent", world.islandStore.unionParent.capacity),
+            ("bucketCounts", world.broadphase.bucketCounts.capacity), ("sortScratch", world.broadphase.sortScratch.capacity)]
         for (name, capacity) in tables { XCTAssertEqual(capacity, 0, "\(name) is given back at rest") }
-        let islandContacts = world.islands.reduce(0) { $0 + $1.contacts.count }
+        let islandContacts = world.islandStore.sleeping.reduce(0) { $0 + $1.contacts.count }
         XCTAssertGreaterThan(islandContacts, 1000, "the sleeping islands keep their contacts")
         // Waking the pile grows the tables back, and it settles again.
         world.wakeAll()
         var touched = 0
         for _ in 0..<400 where world.awakeBodyCount > 0 {
             try world.step(dt: 1.0 / 60, substeps: 4)
-            touched = max(touched, world.contacts.count)
+            touched = max(touched, world.contactStore.contacts.count)
         }
         XCTAssertGreaterThan(touched, 1000, "the woken pile's contacts are solved again")
         XCTAssertEqual(world.awakeBodyCount, 0, "and it sleeps again")
-        XCTAssertGreaterThan(world.islands.reduce(0) { $0 + $1.contacts.count }, 1000, "with its contacts kept")
+        XCTAssertGreaterThan(world.islandStore.sleeping.reduce(0) { $0 + $1.contacts.count }, 1000, "with its contacts kept")
     }
 }

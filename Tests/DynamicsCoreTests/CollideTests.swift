@@ -17,7 +17,7 @@ final class CollideTests: XCTestCase {
             let verts = base, normals = base + n
             // Stale values past the count.
             for k in 0..<n { verts[k] = Vec2(1e6 * unit(), -1e6 * unit()); normals[k] = Vec2(unit(), unit()) }
-            let q = Rot(angle: angle)
+            let q = Rotation(angle: angle)
             let local: [Vec2]
             switch sides {
             case 2: local = [Vec2(-size, 0), Vec2(size, 0)]

@@ -80,7 +80,7 @@ final class IntegrationPathTests: XCTestCase {
             try world.step(dt: 1.0 / 60, substeps: 4)
         }
         if path == .freeMotion {
-            switch world.freeProgram {
+            switch world.freeMotion.program {
             case .central(let mask): XCTAssertTrue(central && mask == 15, "central form with falloffs \(mask)")
             case .general: XCTAssertFalse(central, "the general loop ran instead of the central form")
             case .none: XCTFail("no fields compiled")

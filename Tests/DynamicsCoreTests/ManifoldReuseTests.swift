@@ -14,12 +14,12 @@ final class ManifoldReuseTests: XCTestCase {
         for scene in [BenchmarkScene.rain(300), .pyramid(20)] {
             func trace(reuse: Bool) throws -> (states: [UInt32], reused: [Int], contacts: [Int]) {
                 let world = World()
-                world.manifoldReuse = reuse
+                world.contactStore.manifoldReuse = reuse
                 let (items, _) = try world.build(scene)
                 var states: [UInt32] = [], reused: [Int] = [], contacts: [Int] = []
                 for _ in 0..<240 {
                     try world.step(dt: 1.0 / 60, substeps: 4)
-                    reused.append(world.reusedManifoldCount); contacts.append(world.contactCount)
+                    reused.append(world.contactStore.reusedManifoldCount); contacts.append(world.contactCount)
                     for id in items {
                         let p = world.origin(of: id), v = world.velocity(of: id), q = world.rotation(of: id)
                         states += [p.x.bitPattern, p.y.bitPattern, v.x.bitPattern, v.y.bitPattern, q.s.bitPattern,
@@ -52,15 +52,15 @@ final class ManifoldReuseTests: XCTestCase {
         let (world, box) = try boxOnFloor()
         for _ in 0..<20 { try world.step(dt: 1.0 / 60, substeps: 4) }
         XCTAssertEqual(world.contactCount, 1)
-        XCTAssertEqual(world.reusedManifoldCount, 1, "a resting box keeps its manifold")
+        XCTAssertEqual(world.contactStore.reusedManifoldCount, 1, "a resting box keeps its manifold")
         let restingY = world.origin(of: box).y
         // Lifted by 0.02 points (within the tolerance of 0.05), with its velocity cleared.
         try world.setTransform(box, origin: Vec2(world.origin(of: box).x, restingY - 0.02), angle: 0)
         try world.setVelocity(box, .zero)
-        let before = world.contacts[0].manifold.points.0.separation
+        let before = world.contactStore.contacts[0].manifold.points.0.separation
         try world.step(dt: 1.0 / 60, substeps: 4)
-        XCTAssertEqual(world.reusedManifoldCount, 0, "nothing is reused after the caller moved a body")
-        let after = world.contacts[0].manifold.points.0
+        XCTAssertEqual(world.contactStore.reusedManifoldCount, 0, "nothing is reused after the caller moved a body")
+        let after = world.contactStore.contacts[0].manifold.points.0
         XCTAssertEqual(after.separation, after.referenceSeparation, "computed at the present pose")
         XCTAssertEqual(after.separation - before, 0.02, accuracy: 0.005)
     }
@@ -76,13 +76,13 @@ final class ManifoldReuseTests: XCTestCase {
             try world.step(dt: 1.0 / 60, substeps: 4)
             XCTAssertEqual(world.contactCount, 1)
             guard world.contactCount == 1 else { continue }
-            let c = world.contacts[0]
+            let c = world.contactStore.contacts[0]
             // The box's bottom face is 10 below its center; the wall is at 300. Both points share the gap.
             let gap = 300 - (y + 10)
             for k in 0..<c.manifold.pointCount {
                 XCTAssertEqual(c.manifold[k].separation, gap, accuracy: 1e-4, "step \(step), point \(k)")
             }
-            reused += world.reusedManifoldCount
+            reused += world.contactStore.reusedManifoldCount
         }
         XCTAssertGreaterThan(reused, 10, "the resting box's steps reused its manifold")
     }

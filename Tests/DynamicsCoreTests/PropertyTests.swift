@@ -178,15 +178,15 @@ final class PropertyTests: XCTestCase {
             defer { scratch.deallocate() }
             var compared = 0, shared = 0
             var previousA: Int32 = -1
-            world.polygonVertices.withUnsafeBufferPointer { pv in
-            world.polygonNormals.withUnsafeBufferPointer { pn in
-                for c in world.contacts {
+            world.shapeStore.polygonVertices.withUnsafeBufferPointer { pv in
+            world.shapeStore.polygonNormals.withUnsafeBufferPointer { pn in
+                for c in world.contactStore.contacts {
                     let ia = Int(c.bodyA), ib = Int(c.bodyB)
                     if c.bodyA == previousA { shared += 1 }
                     previousA = c.bodyA
                     let sa = Int(world.bodies.slot[ia]), sb = Int(world.bodies.slot[ib])
-                    let a = world.shapes[Int(world.bodies.shapeStart[ia]) + Int(c.shapePair >> 16)]
-                    let b = world.shapes[Int(world.bodies.shapeStart[ib]) + Int(c.shapePair & 0xFFFF)]
+                    let a = world.shapeStore.records[Int(world.bodies.shapeStart[ia]) + Int(c.shapePair >> 16)]
+                    let b = world.shapeStore.records[Int(world.bodies.shapeStart[ib]) + Int(c.shapePair & 0xFFFF)]
                     let reach = World.reach(sa, sb, dt: 1.0 / 60, margin: world.settings.speculativeDistance,
                                             pos: world.bodies.position.base, vel: world.bodies.velocity.base,
                                             angVel: world.bodies.angularVelocity.base, ext: world.bodies.extent.base,
@@ -197,12 +197,12 @@ final class PropertyTests: XCTestCase {
                     let speculativeReach = c.reach == World.noReach ? reach.speculativeReach : margin + Float(c.reach) * unit
                     XCTAssertGreaterThanOrEqual(speculativeReach, reach.speculativeReach, "seed \(seed): \(ia)-\(ib)")
                     /// The reference pose of a slot (a static or sleeping body's present one).
-                    func reference(_ s: Int) -> (Vec2, Rot) {
-                        guard world.referenceState.valid && s < world.bodies.awakeCount else {
+                    func reference(_ s: Int) -> (Vec2, Rotation) {
+                        guard world.contactStore.referenceState.valid && s < world.bodies.awakeCount else {
                             return (world.bodies.position[s], world.bodies.rotation[s])
                         }
-                        let r = world.referencePose.base[s]
-                        return (Vec2(r[0], r[1]), Rot(c: r[2], s: r[3]))
+                        let r = world.contactStore.referencePose.base[s]
+                        return (Vec2(r[0], r[1]), Rotation(c: r[2], s: r[3]))
                     }
                     let (pA, qA) = reference(sa), (pB, qB) = reference(sb)
                     let m = World.collide(a, pA, qA, b, pB, qB, speculativeReach: speculativeReach, linearSlop: world.settings.linearSlop,
@@ -242,13 +242,13 @@ final class PropertyTests: XCTestCase {
         let boxes = try (0..<40).map { _ in
             try world.createBody(.box(center: .zero, width: 4 + rng.unit() * 20, height: 4 + rng.unit() * 20))
         }
-        world.polygonVertices.withUnsafeBufferPointer { pv in
-        world.polygonNormals.withUnsafeBufferPointer { pn in
+        world.shapeStore.polygonVertices.withUnsafeBufferPointer { pv in
+        world.shapeStore.polygonNormals.withUnsafeBufferPointer { pn in
             for k in 0..<2000 {
-                let a = world.shapes[Int(world.bodies.shapeStart[Int(boxes[k % 40].index)])]
-                let b = world.shapes[Int(world.bodies.shapeStart[Int(boxes[(k * 7 + 3) % 40].index)])]
-                var pA = Vec2(rng.unit() * 10, rng.unit() * 10), qA = Rot(angle: rng.unit() * 7)
-                var qB = Rot(angle: rng.unit() * 7)
+                let a = world.shapeStore.records[Int(world.bodies.shapeStart[Int(boxes[k % 40].index)])]
+                let b = world.shapeStore.records[Int(world.bodies.shapeStart[Int(boxes[(k * 7 + 3) % 40].index)])]
+                var pA = Vec2(rng.unit() * 10, rng.unit() * 10), qA = Rotation(angle: rng.unit() * 7)
+                var qB = Rotation(angle: rng.unit() * 7)
                 var pB = pA + Vec2(rng.unit() * 40 - 20, rng.unit() * 40 - 20)
                 if k % 4 == 0 {
                     // Unrotated and on the diagonal, on whole points: faces exactly parallel, and two edges of a box
@@ -336,7 +336,7 @@ final class PropertyTests: XCTestCase {
             }
             let (kept, ids, postA) = try make()
             let (searched, _, postB) = try make()
-            searched.incrementalBroadphase = false
+            searched.broadphase.incremental = false
             func both(_ body: (World, BodyID) throws -> Void) rethrows {
                 try body(kept, postA); try body(searched, postB)
             }
@@ -358,7 +358,7 @@ final class PropertyTests: XCTestCase {
                     let key = promoted!.index
                     XCTAssertTrue(kept.lastCandidatePairs.contains { p in
                         (p.0 == key && p.1 % 5 == 0) || (p.1 == key && p.0 % 5 == 0)
-                    }, "seed \(seed): the promoted body meets its class-2 neighbour")
+                    }, "seed \(seed): the promoted body meets its class-2 neighbor")
                 case 200: try both { w, _ in try w.setCollisionClass(promoted!, 2); try w.setCollisionClass(ids[7], 1) }
                 case 210:
                     try both { w, _ in
@@ -382,8 +382,8 @@ final class PropertyTests: XCTestCase {
                 XCTAssertEqual(kept.angle(of: id), searched.angle(of: id), "seed \(seed): \(id)")
             }
             XCTAssertEqual(fresh.count, 2)
-            XCTAssertEqual(searched.fullSearchCount, 300, "seed \(seed)")
-            XCTAssertLessThan(kept.fullSearchCount, 150, "seed \(seed): the candidates are kept between steps")
+            XCTAssertEqual(searched.broadphase.fullSearchCount, 300, "seed \(seed)")
+            XCTAssertLessThan(kept.broadphase.fullSearchCount, 150, "seed \(seed): the candidates are kept between steps")
         }
     }
 
@@ -467,7 +467,7 @@ final class PropertyTests: XCTestCase {
     func test_contactsPersistAndWarmStart_sortedByKey() throws {
         let (world, _) = try randomWorld(seed: 9, count: 200, gravity: true)
         for _ in 0..<120 { try world.step(dt: 1.0 / 60, substeps: 4) }
-        let keys = world.contacts.map { ($0.bodyPair, $0.shapePair) }
+        let keys = world.contactStore.contacts.map { ($0.bodyPair, $0.shapePair) }
         XCTAssertEqual(keys.count, Set(keys.map { "\($0.0)-\($0.1)" }).count, "contacts are unique")
         XCTAssertTrue(zip(keys, keys.dropFirst()).allSatisfy { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }, "contacts are sorted")
     }

@@ -10,7 +10,7 @@ final class WideContactTests: XCTestCase {
         var settings = WorldSettings()
         settings.contactHertz = hertz
         let world = try World(settings: settings)
-        if !wide { world.wideContactMinimum = .max }
+        if !wide { world.contactSolver.wideMinimum = .max }
         let (items, links) = try world.build(scene)
         for _ in 0..<steps { try world.step(dt: 1.0 / 60, substeps: 4) }
         return (world, world.statistics(of: scene, items: items, links: links))
@@ -22,7 +22,7 @@ final class WideContactTests: XCTestCase {
     func test_restitutionOnTheWidePath_bouncesAsTheScalarPath() throws {
         func drop(wide: Bool) throws -> (world: World, ids: [BodyID], trace: [Vec2]) {
             let world = try floorWorld(y: 300, from: -100, to: 2100)
-            if !wide { world.wideContactMinimum = .max }
+            if !wide { world.contactSolver.wideMinimum = .max }
             var ids: [BodyID] = []
             for k in 0..<24 {
                 var d = BodyDefinition.box(center: Vec2(Float(k) * 80, 100 + Float(k % 3) * 10), width: 20, height: 20)
@@ -34,7 +34,7 @@ final class WideContactTests: XCTestCase {
             var trace: [Vec2] = []
             for _ in 0..<90 {
                 try world.step(dt: 1.0 / 60, substeps: 4)
-                XCTAssertEqual(world.wideContacts.isEmpty, !wide || world.contacts.count < 16)
+                XCTAssertEqual(world.contactSolver.wide.isEmpty, !wide || world.contactStore.contacts.count < 16)
                 for id in ids { trace.append(world.origin(of: id)) }
             }
             return (world, ids, trace)
@@ -58,24 +58,24 @@ final class WideContactTests: XCTestCase {
     /// bodies may be shared: nothing is written to them).
     func test_coloring_putsEveryContactOnceAndNoSharedAwakeBodyInABatch() throws {
         let (world, _) = try run(.pyramid(20), wide: true, steps: 2)
-        XCTAssertFalse(world.wideContacts.isEmpty, "the wide path ran")
+        XCTAssertFalse(world.contactSolver.wide.isEmpty, "the wide path ran")
         let awake = Int32(world.bodies.awakeCount)
         var seen = Set<Int32>()
-        for b in world.wideContacts {
+        for b in world.contactSolver.wide {
             var bodies = Set<Int32>()
             for l in 0..<4 where b.constraint[l] >= 0 {
                 XCTAssertTrue(seen.insert(b.constraint[l]).inserted, "constraint \(b.constraint[l]) in two lanes")
-                let c = world.contacts[Int(b.constraint[l])]
+                let c = world.contactStore.contacts[Int(b.constraint[l])]
                 let slotA = world.bodies.slot[Int(c.bodyA)], slotB = world.bodies.slot[Int(c.bodyB)]
                 for slot in [slotA, slotB] where slot < awake {
                     XCTAssertTrue(bodies.insert(slot).inserted, "two lanes of one batch share awake body slot \(slot)")
                 }
-                XCTAssertEqual(world.contactBodies[Int(b.entryA[l])], slotA)
-                XCTAssertEqual(world.contactBodies[Int(b.entryB[l])], slotB)
+                XCTAssertEqual(world.contactSolver.bodies[Int(b.entryA[l])], slotA)
+                XCTAssertEqual(world.contactSolver.bodies[Int(b.entryB[l])], slotB)
             }
         }
-        XCTAssertEqual(seen.count, world.contacts.count)
-        XCTAssertTrue(world.constraints.isEmpty, "the wide path builds no scalar constraints")
+        XCTAssertEqual(seen.count, world.contactStore.contacts.count)
+        XCTAssertTrue(world.contactSolver.scalar.isEmpty, "the wide path builds no scalar constraints")
     }
 
     /// The contact pass solves one, two or four batches of a color side by side (4, 8 or 16 lanes, by processor):
@@ -92,7 +92,7 @@ final class WideContactTests: XCTestCase {
             var wideRan = false
             for step in 0..<240 {
                 try world.step(dt: 1.0 / 60, substeps: 4)
-                if !world.wideContacts.isEmpty { wideRan = true }
+                if !world.contactSolver.wide.isEmpty { wideRan = true }
                 if step % 30 == 29 {
                     out.append(items.flatMap { id -> [UInt32] in
                         let p = world.origin(of: id), v = world.velocity(of: id), q = world.rotation(of: id)
@@ -121,7 +121,7 @@ final class WideContactTests: XCTestCase {
     func test_coloringOverflow_solvesTheRestAsScalarConstraints() throws {
         func rest(wide: Bool, steps: Int) throws -> (world: World, plank: BodyID, trace: [Vec2]) {
             let world = try floorWorld(y: 500, from: -100, to: 1200)
-            if !wide { world.wideContactMinimum = .max }
+            if !wide { world.contactSolver.wideMinimum = .max }
             var ids: [BodyID] = []
             for k in 0..<72 {
                 var d = BodyDefinition.box(center: Vec2(20 + Float(k) * 14, 495), width: 10, height: 10)
@@ -135,8 +135,8 @@ final class WideContactTests: XCTestCase {
             for step in 0..<steps {
                 try world.step(dt: 1.0 / 60, substeps: 4)
                 if wide && step < 20 {
-                    XCTAssertFalse(world.wideContacts.isEmpty, "step \(step): the batches ran")
-                    XCTAssertFalse(world.constraints.isEmpty, "step \(step): 72 contacts at the plank overflow 64 colors")
+                    XCTAssertFalse(world.contactSolver.wide.isEmpty, "step \(step): the batches ran")
+                    XCTAssertFalse(world.contactSolver.scalar.isEmpty, "step \(step): 72 contacts at the plank overflow 64 colors")
                 }
                 trace.append(world.origin(of: plank))
                 trace.append(Vec2(world.angle(of: plank), 0))
@@ -148,16 +148,16 @@ final class WideContactTests: XCTestCase {
         let (world, plank, _) = try rest(wide: true, steps: 20)
         XCTAssertGreaterThan(world.awakeBodyCount, 0)
         // Every contact in exactly one place: a lane of a batch or a scalar constraint.
-        var seen = Array(repeating: 0, count: world.contacts.count)
-        for b in world.wideContacts { for l in 0..<4 where b.constraint[l] >= 0 { seen[Int(b.constraint[l])] += 1 } }
-        for c in world.constraints { seen[Int(c.contact)] += 1 }
-        XCTAssertEqual(seen, Array(repeating: 1, count: world.contacts.count))
+        var seen = Array(repeating: 0, count: world.contactStore.contacts.count)
+        for b in world.contactSolver.wide { for l in 0..<4 where b.constraint[l] >= 0 { seen[Int(b.constraint[l])] += 1 } }
+        for c in world.contactSolver.scalar { seen[Int(c.contact)] += 1 }
+        XCTAssertEqual(seen, Array(repeating: 1, count: world.contactStore.contacts.count))
         // The overflow's impulses were stored for the warm start: every contact at the plank pushes.
         let plankIndex = Int32(plank.index)
-        let atPlank = world.contacts.filter { $0.bodyA == plankIndex || $0.bodyB == plankIndex }
+        let atPlank = world.contactStore.contacts.filter { $0.bodyA == plankIndex || $0.bodyB == plankIndex }
         XCTAssertEqual(atPlank.count, 72)
         for c in atPlank { XCTAssertGreaterThan(c.manifold.points.0.normalImpulse, 0) }
-        for c in world.constraints { XCTAssertGreaterThan(world.contacts[Int(c.contact)].manifold.points.0.normalImpulse, 0) }
+        for c in world.contactSolver.scalar { XCTAssertGreaterThan(world.contactStore.contacts[Int(c.contact)].manifold.points.0.normalImpulse, 0) }
         // The plank rests on the boxes (its center 10 points above their tops' 490), level, as on the scalar path.
         XCTAssertEqual(world.origin(of: plank).y, 485, accuracy: 0.5)
         XCTAssertEqual(world.angle(of: plank), 0, accuracy: 0.001)
@@ -183,7 +183,7 @@ final class WideContactTests: XCTestCase {
 
         let (_, scalarRain) = try run(.rain(300), wide: false, steps: 240)
         let (wideRainWorld, wideRain) = try run(.rain(300), wide: true, steps: 240)
-        XCTAssertFalse(wideRainWorld.wideContacts.isEmpty, "the wide path ran")
+        XCTAssertFalse(wideRainWorld.contactSolver.wide.isEmpty, "the wide path ran")
         XCTAssertEqual(wideRain.outside, 0)
         XCTAssertEqual(wideRain.nonfinite, 0)
         XCTAssertEqual(wideRain.meanY, scalarRain.meanY, accuracy: 0.005 * scalarRain.meanY)

@@ -7,7 +7,7 @@ import DynamicsSIMD
 final class WideJointTests: XCTestCase {
     func grid(wide: Bool, steps: Int) throws -> (World, SceneStatistics) {
         let world = World()
-        if !wide { world.wideRodMinimum = .max }
+        if !wide { world.rodSolver.minimum = .max }
         let scene = BenchmarkScene.jointGrid(12)
         let (items, links) = try world.build(scene)
         for _ in 0..<steps { try world.step(dt: 1.0 / 60, substeps: 4) }
@@ -19,15 +19,15 @@ final class WideJointTests: XCTestCase {
     func test_coloring_putsEveryRodOnceAndNoSharedBodyInABatch() throws {
         let (world, _) = try grid(wide: true, steps: 1)
         let rods = 12 + 2 * 12 * 11
-        XCTAssertTrue(world.scalarJoints.isEmpty, "every link of the grid is a rigid rod")
-        XCTAssertTrue(world.wideRods.isEmpty, "the grid's links join item centers: every batch is a center batch")
+        XCTAssertTrue(world.rodSolver.scalarJoints.isEmpty, "every link of the grid is a rigid rod")
+        XCTAssertTrue(world.rodSolver.batches.isEmpty, "the grid's links join item centers: every batch is a center batch")
         var seen = Set<Int32>()
-        let lanes = world.centerRods.map { ($0.joint, $0.entryA, $0.entryB) } + world.wideRods.map { ($0.joint, $0.entryA, $0.entryB) }
+        let lanes = world.rodSolver.centerBatches.map { ($0.joint, $0.entryA, $0.entryB) } + world.rodSolver.batches.map { ($0.joint, $0.entryA, $0.entryB) }
         for (joint, entryA, entryB) in lanes {
             var bodies = Set<Int32>()
             for l in 0..<4 where joint[l] >= 0 {
                 XCTAssertTrue(seen.insert(joint[l]).inserted, "joint \(joint[l]) in two lanes")
-                for e in [entryA[l], entryB[l]] where Int(e) < world.rodBodies.count {
+                for e in [entryA[l], entryB[l]] where Int(e) < world.rodSolver.bodies.count {
                     XCTAssertTrue(bodies.insert(e).inserted, "two lanes of one batch share body entry \(e)")
                 }
             }
@@ -39,7 +39,7 @@ final class WideJointTests: XCTestCase {
     /// wide batches, against the scalar path.
     func offCenterNet(wide: Bool, steps: Int) throws -> (maxError: Float, bottomY: Float, centerBatches: Int, batches: Int) {
         let world = World()
-        if !wide { world.wideRodMinimum = .max }
+        if !wide { world.rodSolver.minimum = .max }
         let side = 8
         var ids: [[BodyID]] = []
         for r in 0..<side {
@@ -72,7 +72,7 @@ final class WideJointTests: XCTestCase {
             let (a, b) = world.jointAnchors(j)
             maxError = max(maxError, abs(length(b - a) - 12))
         }
-        return (maxError, world.origin(of: ids[side - 1][0]).y, world.centerRods.count, world.wideRods.count)
+        return (maxError, world.origin(of: ids[side - 1][0]).y, world.rodSolver.centerBatches.count, world.rodSolver.batches.count)
     }
 
     func test_offCenterRods_useTheGeneralBatches_andHoldLikeTheScalarPath() throws {
@@ -91,7 +91,7 @@ final class WideJointTests: XCTestCase {
     func test_rodToAStaticBody_followsItWhenMovedByHand() throws {
         for wide in [true, false] {
             let world = World()
-            world.wideRodMinimum = wide ? 1 : .max
+            world.rodSolver.minimum = wide ? 1 : .max
             var post = BodyDefinition.box(center: Vec2(100, 100), width: 10, height: 10)
             post.type = .static
             let anchor = try world.createBody(post)
@@ -107,7 +107,7 @@ final class WideJointTests: XCTestCase {
             XCTAssertTrue(world.isAwake(b), "moving a static body wakes what hangs from it")
             for _ in 0..<120 { try world.step(dt: 1.0 / 60, substeps: 4) }
             XCTAssertEqual(length(world.origin(of: b) - Vec2(300, 100)), 50, accuracy: 0.5, wide ? "wide" : "scalar")
-            XCTAssertEqual(wide, !world.centerRods.isEmpty)
+            XCTAssertEqual(wide, !world.rodSolver.centerBatches.isEmpty)
         }
     }
 
@@ -118,7 +118,7 @@ final class WideJointTests: XCTestCase {
             let world = World()
             let (items, links) = try world.build(BenchmarkScene.jointGrid(12))
             for _ in 0..<60 {
-                if rebuild { world.rodLayoutDirty = true }
+                if rebuild { world.rodSolver.layoutDirty = true }
                 try world.step(dt: 1.0 / 60, substeps: 4)
             }
             return (world, items, links)
@@ -143,22 +143,22 @@ final class WideJointTests: XCTestCase {
         let world = World()
         let (items, links) = try world.build(BenchmarkScene.jointGrid(12))
         for _ in 0..<30 { try world.step(dt: 1.0 / 60, substeps: 4) }
-        XCTAssertTrue(world.rodImpulsesPending, "the batches hold the newest impulses")
+        XCTAssertTrue(world.rodSolver.impulsesPending, "the batches hold the newest impulses")
         let j = links[links.count / 2]
         var batchImpulse: Float?
-        for b in world.centerRods { for l in 0..<4 where b.joint[l] == j.index { batchImpulse = b.impulse[l] } }
-        for b in world.wideRods { for l in 0..<4 where b.joint[l] == j.index { batchImpulse = b.impulse[l] } }
+        for b in world.rodSolver.centerBatches { for l in 0..<4 where b.joint[l] == j.index { batchImpulse = b.impulse[l] } }
+        for b in world.rodSolver.batches { for l in 0..<4 where b.joint[l] == j.index { batchImpulse = b.impulse[l] } }
         let impulse = try XCTUnwrap(batchImpulse, "the link is a wide rod")
         XCTAssertNotEqual(impulse, 0, "the hanging grid pulls on it")
         try world.destroyJoint(j)
-        XCTAssertFalse(world.rodImpulsesPending)
-        XCTAssertEqual(world.joints[Int(j.index)].axialImpulse.bitPattern, impulse.bitPattern)
+        XCTAssertFalse(world.rodSolver.impulsesPending)
+        XCTAssertEqual(world.jointStore.records[Int(j.index)].axialImpulse.bitPattern, impulse.bitPattern)
         // A new joint takes the freed record and starts from rest; stepping again does not hand it the old impulse.
         var def = JointDefinition(kind: .distance, bodyA: items[0], bodyB: items[items.count - 1])
         def.length = 5; def.minLength = 5; def.maxLength = 5
         let fresh = try world.createJoint(def)
         XCTAssertEqual(fresh.index, j.index, "the record is reused")
-        XCTAssertEqual(world.joints[Int(fresh.index)].axialImpulse, 0)
+        XCTAssertEqual(world.jointStore.records[Int(fresh.index)].axialImpulse, 0)
     }
 
     /// The wide path holds the grid as the scalar path does (only the order of the joints within a pass differs),
@@ -166,7 +166,7 @@ final class WideJointTests: XCTestCase {
     func test_wideRods_holdTheGridLikeTheScalarPath_deterministically() throws {
         let (_, scalar) = try grid(wide: false, steps: 120)
         let (wideWorld, wide) = try grid(wide: true, steps: 120)
-        XCTAssertFalse(wideWorld.centerRods.isEmpty, "the wide path ran")
+        XCTAssertFalse(wideWorld.rodSolver.centerBatches.isEmpty, "the wide path ran")
         XCTAssertLessThan(wide.maxLinkError, 0.5)
         XCTAssertEqual(wide.maxLinkError, scalar.maxLinkError, accuracy: 0.02)
         XCTAssertEqual(wide.sag, scalar.sag, accuracy: 0.02 * abs(scalar.sag) + 0.02)

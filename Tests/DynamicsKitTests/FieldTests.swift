@@ -277,7 +277,7 @@ final class FieldTests: XCTestCase {
 }
 
 final class RegionTests: XCTestCase {
-    /// "init(radius:) (boundary inside), init(size:) (centred, edge outside)".
+    /// "init(radius:) (boundary inside), init(size:) (centerd, edge outside)".
     func test_regionMembership_circleBoundaryInside_rectangleEdgeOutside() {
         let circle = Region(radius: 10)
         XCTAssertTrue(circle.contains(CGPoint(x: 10, y: 0)))

@@ -113,7 +113,7 @@ final class PushTests: XCTestCase {
         XCTAssertFalse(push.active)
     }
 
-    /// "an off-centre push also spins the item."
+    /// "an off-center push also spins the item."
     func test_offCenterPush_spinsTheItem() {
         let animator = DynamicAnimator()
         let item = box(0, 0)

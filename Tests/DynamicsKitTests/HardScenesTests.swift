@@ -127,7 +127,7 @@ final class HardScenesTests: XCTestCase {
         }
     }
 
-    /// "The singularity at the centre must not inject unbounded speed; an item must not leave a box through its
+    /// "The singularity at the center must not inject unbounded speed; an item must not leave a box through its
     /// walls at any speed": 60 items in a radial gravity well (strength 3, the default tiny minimum radius) inside a
     /// walled box. Items pass the singular core at up to the speed limit and strike the walls; they may press into a
     /// wall for a step (a soft contact), never through it. (It fails if the broadphase and the speculative contacts

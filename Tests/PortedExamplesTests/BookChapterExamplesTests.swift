@@ -634,7 +634,7 @@ final class BookChapterExamplesTests: XCTestCase {
         XCTAssertTrue(vc.view.bounds.insetBy(dx: 19, dy: 19).contains(vc.orangeView.center), "it stays on screen")
     }
 
-    /// "A thrown view sticks in the half of the screen it lands in" — at the centre of that half's field.
+    /// "A thrown view sticks in the half of the screen it lands in" — at the center of that half's field.
     func test_stickyCorners_captureTheViewInTheHalfItIsThrownInto() {
         for (throwVelocity, expectedY) in [(CGPoint(x: 0, y: -1500), 667 * 0.25), (CGPoint(x: 0, y: 1500), 667 * 0.75)] {
             let vc = StickyCornersViewController()
@@ -651,7 +651,7 @@ final class BookChapterExamplesTests: XCTestCase {
         }
     }
 
-    /// "The presented view drops in from above and bounces to rest in the centre; dismissed, it swings from a rope,
+    /// "The presented view drops in from above and bounces to rest in the center; dismissed, it swings from a rope,
     /// then falls off the screen." Did-pause comes once per phase.
     func test_dropOutTransition_dropsIn_thenSwingsAndFallsOut() {
         let screen = makeScreen()

@@ -246,7 +246,7 @@ for profile in profiles {
     }
 }
 
-// Google Benchmark removes the flags it recognises by moving the later pointers down in place, so the array it gets
+// Google Benchmark removes the flags it recognizes by moving the later pointers down in place, so the array it gets
 // is scratch: the strings are freed from a separate list of what was allocated.
 let ownedArguments = arguments.map { strdup($0) }
 var cArguments = ownedArguments

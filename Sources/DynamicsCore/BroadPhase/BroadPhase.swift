@@ -148,3 +148,45 @@ struct StaticGrid {
         used -= 1
     }
 }
+
+/// The broadphase's state and scratch (reused; the steady step allocates nothing): the grids, the pairs of this
+/// step and how far each can close, the kept candidates and the awake bodies' fat boxes.
+@usableFromInline
+struct BroadPhaseState {
+    @usableFromInline var cellSize: Float = 0
+    @usableFromInline var staticGrid = StaticGrid()
+    @usableFromInline var cellEntries: [UInt64] = []
+    @usableFromInline var pairs: [UInt64] = []
+    @usableFromInline var sortScratch: [UInt64] = []
+    @usableFromInline var sortCounts: [Int] = []
+    /// The counting sort's bucket counts (cells in use, or body ids).
+    @usableFromInline var bucketCounts: [Int32] = []
+    @usableFromInline var awakeOversize: [Int32] = []
+    /// The broadphase's kept candidates (World+BroadPhase.swift): each awake body's fat box, by slot (its boxes
+    /// swept in the awake bodies' common frame and in the world, grown by a margin), the candidate pairs, sorted
+    /// (every pair whose fat boxes overlap), the cells of the last full search and the bodies given new fat boxes
+    /// since.
+    @usableFromInline var fatBoxes = Column<AABB>()
+    @usableFromInline var candidates: [UInt64] = []
+    @usableFromInline var freshCandidates: [UInt64] = []
+    /// Per pair of `pairs`, how far it can close this step (`World.reach`), for the narrowphase.
+    @usableFromInline var pairReach: [PairReach] = []
+    @usableFromInline var fatGrid = FatGrid()
+    /// Bumped by whatever changes which pairs the candidates must hold besides the bodies' motion: the static grid
+    /// (a body binned or unbinned), the collision classes and matrix, the settings. (Slots moving, bodies created or
+    /// removed, masses set and bodies placed by hand bump `bodies.slotVersion`.)
+    @usableFromInline var pairCacheVersion: UInt64 = 0
+    /// False: every step searches the grid in full (what the incremental broadphase is tested against).
+    @usableFromInline var incremental = true
+    /// How many steps have searched the grid in full (the others kept up the candidates of an earlier search).
+    @usableFromInline var fullSearchCount = 0
+
+    @usableFromInline init() {}
+}
+
+/// How far a pair of bodies can close this step (`World.reach`): the speculative distance and its spin part.
+@usableFromInline
+struct PairReach {
+    @usableFromInline var spin: Float
+    @usableFromInline var speculativeReach: Float
+}

@@ -20,8 +20,8 @@ extension World {
 
     /// The tight box of a body's shapes at its current transform.
     @inline(__always) func bodyBox(id i: Int, slot s: Int) -> AABB {
-        shapes.withUnsafeBufferPointer { sh in
-            polygonVertices.withUnsafeBufferPointer { pv in
+        shapeStore.records.withUnsafeBufferPointer { sh in
+            shapeStore.polygonVertices.withUnsafeBufferPointer { pv in
                 bodyBox(id: i, slot: s, shapes: sh.baseAddress!, vertices: pv.baseAddress)
             }
         }
@@ -35,7 +35,7 @@ extension World {
     }
 
     /// The tight box of the `count` shapes at `shapes` placed at (p, q).
-    @inline(__always) static func tightBox(position p: Vec2, rotation q: Rot, shapes sh: UnsafePointer<ShapeRecord>,
+    @inline(__always) static func tightBox(position p: Vec2, rotation q: Rotation, shapes sh: UnsafePointer<ShapeRecord>,
                                            count n: Int, vertices pv: UnsafePointer<Vec2>?) -> AABB {
         var lo = Vec2(repeating: .greatestFiniteMagnitude), hi = Vec2(repeating: -.greatestFiniteMagnitude)
         for k in 0..<n {
@@ -60,7 +60,7 @@ extension World {
 
     /// Picks the grid cell size from the typical body: twice the median extent of the awake bodies.
     func chooseCellSize() {
-        if settings.gridCellSize > 0 { cellSize = settings.gridCellSize; return }
+        if settings.gridCellSize > 0 { broadphase.cellSize = settings.gridCellSize; return }
         var extents: [Float] = []
         let n = bodies.awakeCount
         let stride = Swift.max(1, n / 1024)
@@ -71,45 +71,45 @@ extension World {
         }
         extents.sort()
         let median = extents.isEmpty ? 10 : extents[extents.count / 2]
-        cellSize = Swift.max(2 * median * 2, 4)
+        broadphase.cellSize = Swift.max(2 * median * 2, 4)
     }
 
     /// Puts a static or sleeping body into the static grid.
     func bin(id i: Int) {
         precondition(!bodies.isBinned(i))
-        pairCacheVersion &+= 1
-        if cellSize == 0 { bodies.setBinned(i, false); return } // binned when the grid is first sized
+        broadphase.pairCacheVersion &+= 1
+        if broadphase.cellSize == 0 { bodies.setBinned(i, false); return } // binned when the grid is first sized
         let s = Int(bodies.slot[i])
         var box = bodyBox(id: i, slot: s)
         let m = settings.speculativeDistance
         box.lower -= m; box.upper += m
         bodies.box[s] = box
         bodies.setBinned(i, true)
-        let c = cellCoord(box, inv: 1 / cellSize)
+        let c = cellCoord(box, inv: 1 / broadphase.cellSize)
         if c.cellCount >= World.oversizeCells {
-            staticGrid.oversize.append(Int32(i))
+            broadphase.staticGrid.oversize.append(Int32(i))
             return
         }
-        for y in c.y0...c.y1 { for x in c.x0...c.x1 { staticGrid.insert(body: Int32(i), key: cellKey(x, y)) } }
+        for y in c.y0...c.y1 { for x in c.x0...c.x1 { broadphase.staticGrid.insert(body: Int32(i), key: cellKey(x, y)) } }
     }
 
     func unbin(id i: Int) {
         precondition(bodies.isBinned(i))
-        pairCacheVersion &+= 1
+        broadphase.pairCacheVersion &+= 1
         bodies.setBinned(i, false)
-        let c = cellCoord(bodies.box[Int(bodies.slot[i])], inv: 1 / cellSize)
+        let c = cellCoord(bodies.box[Int(bodies.slot[i])], inv: 1 / broadphase.cellSize)
         if c.cellCount >= World.oversizeCells {
-            if let k = staticGrid.oversize.firstIndex(of: Int32(i)) { staticGrid.oversize.remove(at: k) }
+            if let k = broadphase.staticGrid.oversize.firstIndex(of: Int32(i)) { broadphase.staticGrid.oversize.remove(at: k) }
             return
         }
-        for y in c.y0...c.y1 { for x in c.x0...c.x1 { staticGrid.remove(body: Int32(i), key: cellKey(x, y)) } }
+        for y in c.y0...c.y1 { for x in c.x0...c.x1 { broadphase.staticGrid.remove(body: Int32(i), key: cellKey(x, y)) } }
     }
 
     /// Re-sizes the grid and re-bins every static and sleeping body.
     func rebuildStaticGrid() {
-        pairCacheVersion &+= 1
+        broadphase.pairCacheVersion &+= 1
         chooseCellSize()
-        staticGrid.removeAll()
+        broadphase.staticGrid.removeAll()
         for i in 0..<bodies.idCapacity where bodies.slot[i] >= 0 { bodies.setBinned(i, false) }
         for s in bodies.awakeCount..<bodies.count { bin(id: Int(bodies.bodyIndex[s])) }
     }
@@ -135,32 +135,32 @@ extension World {
     /// since, or when the world changed otherwise (`FatGrid.valid`). Either way the pairs are those of a search of
     /// the swept boxes, to the bit; a settling pile costs a pass over its candidates.
     func updatePairs(dt: Float) {
-        if cellSize == 0 { rebuildStaticGrid() }
-        var pairs = self.pairs; self.pairs = []
-        var reaches = self.pairReach; self.pairReach = []
-        var candidates = self.candidates; self.candidates = []
-        var fresh = self.freshCandidates; self.freshCandidates = []
-        var grid = self.fatGrid; self.fatGrid = FatGrid()
+        if broadphase.cellSize == 0 { rebuildStaticGrid() }
+        var pairs = self.broadphase.pairs; self.broadphase.pairs = []
+        var reaches = self.broadphase.pairReach; self.broadphase.pairReach = []
+        var candidates = self.broadphase.candidates; self.broadphase.candidates = []
+        var fresh = self.broadphase.freshCandidates; self.broadphase.freshCandidates = []
+        var grid = self.broadphase.fatGrid; self.broadphase.fatGrid = FatGrid()
         pairs.removeAll(keepingCapacity: true)
         reaches.removeAll(keepingCapacity: true)
         fresh.removeAll(keepingCapacity: true)
         defer {
-            self.pairs = pairs; self.pairReach = reaches
-            self.candidates = candidates; self.freshCandidates = fresh; self.fatGrid = grid
+            self.broadphase.pairs = pairs; self.broadphase.pairReach = reaches
+            self.broadphase.candidates = candidates; self.broadphase.freshCandidates = fresh; self.broadphase.fatGrid = grid
         }
         let n = bodies.awakeCount
-        broadphaseBorrowed = (0, 0)
+        contactSolver.borrowedByBroadphase = (0, 0)
         // Nothing collides (a swarm driven by fields, a joint grid): no pairs, no work per body.
-        guard classActive.contains(true) else {
+        guard collisionFilter.classActive.contains(true) else {
             candidates.removeAll(keepingCapacity: true)
             grid.valid = false
             return
         }
         // The awake bodies' unswept boxes, by slot, live in the buffer of this step's scalar contact constraints,
         // which is rebuilt after the narrowphase: the two passes' temporaries share memory (`StepTable.borrowBytes`).
-        let tight = constraints.borrowBytes(n * MemoryLayout<AABB>.stride).bindMemory(to: AABB.self, capacity: n)
-        broadphaseBorrowed.constraints = World.elements(n * MemoryLayout<AABB>.stride, of: ContactConstraint.self)
-        let inv = 1 / cellSize
+        let tight = contactSolver.scalar.borrowBytes(n * MemoryLayout<AABB>.stride).bindMemory(to: AABB.self, capacity: n)
+        contactSolver.borrowedByBroadphase.constraints = World.elements(n * MemoryLayout<AABB>.stride, of: ContactConstraint.self)
+        let inv = 1 / broadphase.cellSize
         let margin = settings.speculativeDistance
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, ext = bodies.extent.base
         let grav = bodies.gravity.base, bodyIndex = bodies.bodyIndex.base, pos = bodies.position.base
@@ -184,7 +184,7 @@ extension World {
         if !(shift.x.isFinite && shift.y.isFinite) { shift = .zero }
         let sweep = SweepTerms(dt: dt, margin: margin, shift: shift, vel: vel, angVel: angVel, ext: ext, grav: grav)
         // Calm: at most `movedLimit` bodies are fast, that is, would leave a fat box at once.
-        let fatMargin = cellSize * World.fatMarginFraction
+        let fatMargin = broadphase.cellSize * World.fatMarginFraction
         let slowSpeed2 = 0.25 * fatMargin * fatMargin / dt2
         let movedLimit = n / 8 + 16
         let fast = sweepBoxes(n: n, tight: tight, sweep: sweep, slowSpeed2: slowSpeed2)
@@ -200,8 +200,8 @@ extension World {
                         tight: sa < n && sb < n ? tightBoxes : nil)
         }
 
-        let oversizeStatics = staticGrid.oversize, staticCells = staticGrid.used > 0
-        let flags = bodies.flags, matrix = collides, classes = classCount
+        let oversizeStatics = broadphase.staticGrid.oversize, staticCells = broadphase.staticGrid.used > 0
+        let flags = bodies.flags, matrix = collisionFilter.collides, classes = collisionFilter.classCount
         /// The pairs of awake slot s, whose box (swept in the world, or its fat box) is `box`, with the static and
         /// sleeping bodies whose boxes overlap it: those in the static grid's cells (every binned body once, for a
         /// huge box) and the oversize ones.
@@ -238,11 +238,11 @@ extension World {
 
         // Whether the last full search still holds, and which bodies left their fat boxes since: counted first (and
         // only up to the limit), so a step in which many move searches in full at once.
-        var full = !(incrementalBroadphase && grid.valid && grid.slotVersion == bodies.slotVersion
-                     && grid.version == pairCacheVersion && grid.awakeCount == n && grid.count == bodies.count
-                     && grid.cellSize == cellSize)
+        var full = !(broadphase.incremental && grid.valid && grid.slotVersion == bodies.slotVersion
+                     && grid.version == broadphase.pairCacheVersion && grid.awakeCount == n && grid.count == bodies.count
+                     && grid.cellSize == broadphase.cellSize)
         if !full {
-            let fat = fatBoxes.base
+            let fat = broadphase.fatBoxes.base
             @inline(__always) func left(_ s: Int) -> Bool {
                 let f = fat[s], m = boxes[s], w = worldBox(s)
                 return !(m.lower.x >= f.lower.x && m.lower.y >= f.lower.y && m.upper.x <= f.upper.x && m.upper.y <= f.upper.y
@@ -267,14 +267,14 @@ extension World {
             }
         }
         if full {
-            fullSearchCount += 1
+            broadphase.fullSearchCount += 1
             grid.valid = false
             candidates.removeAll(keepingCapacity: true)
             // Keep candidates only in a scene calm for some steps (and whose cells span a small rectangle).
             var kept = false
-            if incrementalBroadphase && grid.calmSteps > World.calmStepsToKeep {
-                fatBoxes.reserve(n, count: 0)
-                let fat = fatBoxes.base
+            if broadphase.incremental && grid.calmSteps > World.calmStepsToKeep {
+                broadphase.fatBoxes.reserve(n, count: 0)
+                let fat = broadphase.fatBoxes.base
                 for s in 0..<n { fat[s] = isActive(s) ? fatBox(s) : AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1)) }
                 kept = fullSearch(n: n, grid: &grid, candidates: &candidates, fat: fat)
                 if kept {
@@ -284,8 +284,8 @@ extension World {
                 }
             }
             if kept {
-                grid.slotVersion = bodies.slotVersion; grid.version = pairCacheVersion
-                grid.awakeCount = n; grid.count = bodies.count; grid.cellSize = cellSize
+                grid.slotVersion = bodies.slotVersion; grid.version = broadphase.pairCacheVersion
+                grid.awakeCount = n; grid.count = bodies.count; grid.cellSize = broadphase.cellSize
                 grid.moved.removeAll(keepingCapacity: true)
                 grid.movedFlag.removeAll(keepingCapacity: true)
                 grid.movedFlag.append(contentsOf: repeatElement(false, count: n))
@@ -315,7 +315,7 @@ extension World {
                 return
             }
         }
-        let fat = fatBoxes.base
+        let fat = broadphase.fatBoxes.base
         if !fresh.isEmpty {
             // Each body that left its fat box against the cells of the full search (but the bodies that have moved
             // since, whose entries there are stale), the oversize bodies, every body moved since, and the static and
@@ -413,11 +413,11 @@ extension World {
         let bodyIndex = bodies.bodyIndex.base, pos = bodies.position.base, rot = bodies.rotation.base
         let box = bodies.box.base
         bodies.collisionClass.withUnsafeBufferPointer { classOf in
-        classActive.withUnsafeBufferPointer { active in
+        collisionFilter.classActive.withUnsafeBufferPointer { active in
         bodies.shapeStart.withUnsafeBufferPointer { shapeStart in
         bodies.shapeCount.withUnsafeBufferPointer { shapeCount in
-        shapes.withUnsafeBufferPointer { sh in
-        polygonVertices.withUnsafeBufferPointer { pv in
+        shapeStore.records.withUnsafeBufferPointer { sh in
+        shapeStore.polygonVertices.withUnsafeBufferPointer { pv in
             for s in 0..<n {
                 let i = Int(bodyIndex[s])
                 if !active[Int(classOf[i])] {
@@ -488,13 +488,13 @@ extension World {
         // awake tight box becomes its box swept in the world (the unswept boxes are not needed past this point).
         for s in 0..<n where boxes[s].lower.x <= boxes[s].upper.x { tight[s] = sweep.swept(tight[s], slot: s, shift: .zero) }
         let worldBoxes = UnsafeBufferPointer(start: tightBoxes, count: n)
-        let inv = 1 / cellSize
+        let inv = 1 / broadphase.cellSize
         let bodyIndex = bodies.bodyIndex.base
         let classOf = bodies.collisionClass, flags = bodies.flags, slotOf = bodies.slot
-        let matrix = collides, classes = classCount
+        let matrix = collisionFilter.collides, classes = collisionFilter.classCount
         let allBoxes = UnsafeBufferPointer(start: UnsafePointer(bodies.box.base), count: bodies.count)
         // Awake against static and sleeping bodies (none binned in cells: only the oversize ones, below).
-        for s in 0..<(staticGrid.used > 0 ? n : 0) {
+        for s in 0..<(broadphase.staticGrid.used > 0 ? n : 0) {
             guard boxes[s].lower.x <= boxes[s].upper.x else { continue }
             let box = worldBoxes[s]
             let i = Int(bodyIndex[s])
@@ -514,7 +514,7 @@ extension World {
         // Oversize static bodies (long boundaries) against every awake body, the few of them in the outer loop.
         // (These two loops list the pairs `updatePairs`'s `staticPairs` lists for the kept candidates; listing them
         // body by body, as it does, measured 7% more instructions here on rain_1000's first 120 steps.)
-        for so in staticGrid.oversize {
+        for so in broadphase.staticGrid.oversize {
             let j = Int(so)
             let boxB = allBoxes[Int(slotOf[j])]
             let row = Int(classOf[j]) * classes
@@ -551,16 +551,16 @@ extension World {
     @discardableResult @inline(__always)
     func searchGrid(n: Int, boxes: UnsafeBufferPointer<AABB>, into list: inout [UInt64], keep: UnsafeMutablePointer<FatGrid>? = nil,
                     accept: (Int, Int, Int, Int) -> Bool) -> Bool {
-        let inv = 1 / cellSize
+        let inv = 1 / broadphase.cellSize
         let oversizeLimit = World.oversizeCells
         let bodyIndex = bodies.bodyIndex.base
         let classOf = bodies.collisionClass
-        let matrix = collides
-        let classes = classCount
+        let matrix = collisionFilter.collides
+        let classes = collisionFilter.classCount
         let boxBytes = UnsafeRawPointer(boxes.baseAddress!)
-        var oversize = awakeOversize; awakeOversize = []
+        var oversize = broadphase.awakeOversize; broadphase.awakeOversize = []
         oversize.removeAll(keepingCapacity: true)
-        defer { awakeOversize = oversize }
+        defer { broadphase.awakeOversize = oversize }
         // The rectangle of cells in use and the number of cell entries.
         var cx0 = Int32.max, cx1 = Int32.min, cy0 = Int32.max, cy1 = Int32.min
         var entryTotal = 0
@@ -672,17 +672,17 @@ extension World {
                 }
                 grid.pointee.oversize = oversize
             } else {
-                if bucketCounts.count < buckets + 1 {
-                    bucketCounts.append(contentsOf: repeatElement(0, count: buckets + 1 - bucketCounts.count))
+                if broadphase.bucketCounts.count < buckets + 1 {
+                    broadphase.bucketCounts.append(contentsOf: repeatElement(0, count: buckets + 1 - broadphase.bucketCounts.count))
                 }
-                let entries = wideContacts.borrowBytes(entryTotal * 4).bindMemory(to: UInt32.self, capacity: entryTotal)
-                broadphaseBorrowed.wide = World.elements(entryTotal * 4, of: WideContactBatch.self)
-                bucketCounts.withUnsafeMutableBufferPointer { cb in place(cb.baseAddress!, entries, into: &list) }
+                let entries = contactSolver.wide.borrowBytes(entryTotal * 4).bindMemory(to: UInt32.self, capacity: entryTotal)
+                contactSolver.borrowedByBroadphase.wide = World.elements(entryTotal * 4, of: WideContactBatch.self)
+                broadphase.bucketCounts.withUnsafeMutableBufferPointer { cb in place(cb.baseAddress!, entries, into: &list) }
             }
         } else {
-            var cellEntries = self.cellEntries; self.cellEntries = []
+            var cellEntries = self.broadphase.cellEntries; self.broadphase.cellEntries = []
             cellEntries.removeAll(keepingCapacity: true)
-            defer { self.cellEntries = cellEntries }
+            defer { self.broadphase.cellEntries = cellEntries }
             if cellEntries.capacity < entryTotal { cellEntries.reserveCapacity(entryTotal + entryTotal / 8) }
             for s in 0..<n {
                 guard let c = cells(s) else { continue }
@@ -690,7 +690,7 @@ extension World {
                     for x in c.x0...c.x1 { cellEntries.append(UInt64(cellKey(x, y)) << 32 | UInt64(s)) }
                 }
             }
-            radixSort(&cellEntries, scratch: &sortScratch, counts: &sortCounts)
+            radixSort(&cellEntries, scratch: &broadphase.sortScratch, counts: &broadphase.sortCounts)
             cellEntries.withUnsafeBufferPointer { entries in
                 var start = 0
                 let total = entries.count
@@ -726,11 +726,11 @@ extension World {
     /// each id's few pairs in order; else a radix sort.
     func sortPairs(_ list: inout [UInt64]) {
         if list.count >= 128 && bodies.idCapacity <= 4 * list.count + 1024 {
-            bucketSort(&list, counts: &bucketCounts, bucketCount: bodies.idCapacity) { p in
+            bucketSort(&list, counts: &broadphase.bucketCounts, bucketCount: bodies.idCapacity) { p in
                 Int(truncatingIfNeeded: p >> 32)
             }
         } else {
-            radixSort(&list, scratch: &sortScratch, counts: &sortCounts)
+            radixSort(&list, scratch: &broadphase.sortScratch, counts: &broadphase.sortCounts)
         }
     }
 
@@ -778,16 +778,16 @@ extension World {
 
     @inline(__always) func queryStaticGrid(box: AABB, coord c: GridCoord, body i: Int, inv: Float, classOf: [UInt16],
                                            boxes: UnsafeBufferPointer<AABB>, slotOf: [Int32], into pairs: inout [UInt64]) {
-        let row = Int(classOf[i]) * classCount
+        let row = Int(classOf[i]) * collisionFilter.classCount
         for y in c.y0...c.y1 {
             for x in c.x0...c.x1 {
                 let key = cellKey(x, y)
-                var e = staticGrid.head(key)
+                var e = broadphase.staticGrid.head(key)
                 while e >= 0 {
-                    let j = Int(staticGrid.entryBody[Int(e)])
-                    e = staticGrid.entryNext[Int(e)]
+                    let j = Int(broadphase.staticGrid.entryBody[Int(e)])
+                    e = broadphase.staticGrid.entryNext[Int(e)]
                     let sb = boxes[Int(slotOf[j])]
-                    guard box.overlaps(sb), collides[row + Int(classOf[j])] else { continue }
+                    guard box.overlaps(sb), collisionFilter.collides[row + Int(classOf[j])] else { continue }
                     guard World.cornerCellKey(box, sb, inv: inv) == key else { continue }
                     pairs.append(World.pairKey(i, j))
                 }

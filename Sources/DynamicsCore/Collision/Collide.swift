@@ -259,7 +259,7 @@ struct WorldQuad {
     /// The four vertices at `vertices` and normals at `normals` (body frame) placed at (p, q): `p + q.rotate(v)`
     /// and `q.rotate(n)`, lane for lane (the arithmetic of `World.loadPolygon`).
     @inline(__always)
-    init(vertices: UnsafePointer<Vec2>, normals: UnsafePointer<Vec2>, p: Vec2, q: Rot) {
+    init(vertices: UnsafePointer<Vec2>, normals: UnsafePointer<Vec2>, p: Vec2, q: Rotation) {
         let v = UnsafeRawPointer(vertices), n = UnsafeRawPointer(normals)
         let v01 = v.loadUnaligned(as: SIMD4<Float>.self), v23 = v.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
         let n01 = n.loadUnaligned(as: SIMD4<Float>.self), n23 = n.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)

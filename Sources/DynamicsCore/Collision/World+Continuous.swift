@@ -3,7 +3,7 @@
 // The step's speculative contacts stop a body that moves as its velocity at the step's start predicts: the
 // broadphase sweeps each body's box by that motion, and every static shape the sweep reaches gets a contact that
 // lets the gap close and no more. That can still fail. A body the step moves differently (yanked by a joint it
-// cannot satisfy, thrown by a fast neighbour, by a field's pull) can cross a static shape no contact foresaw; and
+// cannot satisfy, thrown by a fast neighbor, by a field's pull) can cross a static shape no contact foresaw; and
 // contacts that do see the shape can be overwhelmed (the bottom row of a tall pile landing, a thin item turning
 // as it lands at one substep). Then an item passes a boundary line, or sinks so deep into a wall that the wall
 // pushes it out on the far side.
@@ -26,20 +26,20 @@ extension World {
     /// take it in `dt`, when there is a static or sleeping body to pass through; a body the broadphase found near
     /// one gets an infinite predicted end instead, so that it is always tested. Returns whether it recorded.
     func prepareContinuous(dt: Float) -> Bool {
-        continuousCount = 0
-        guard staticGrid.used > 0 || !staticGrid.oversize.isEmpty, cellSize > 0 else { return false }
+        continuousPass.count = 0
+        guard broadphase.staticGrid.used > 0 || !broadphase.staticGrid.oversize.isEmpty, broadphase.cellSize > 0 else { return false }
         let n = bodies.awakeCount
-        if continuousStart.count < n { continuousStart.append(contentsOf: repeatElement(.zero, count: n - continuousStart.count)) }
-        continuousCount = n
+        if continuousPass.start.count < n { continuousPass.start.append(contentsOf: repeatElement(.zero, count: n - continuousPass.start.count)) }
+        continuousPass.count = n
         let pos = bodies.position.base, vel = bodies.velocity.base, grav = bodies.gravity.base
         let half = 0.5 * dt * dt
-        continuousStart.withUnsafeMutableBufferPointer { start in
+        continuousPass.start.withUnsafeMutableBufferPointer { start in
             for s in 0..<n {
                 let p = pos[s], e = p + dt * vel[s] + half * grav[s]
                 start[s] = SIMD4(p.x, p.y, e.x, e.y)
             }
             bodies.slot.withUnsafeBufferPointer { slotOf in
-                pairs.withUnsafeBufferPointer { pairs in
+                broadphase.pairs.withUnsafeBufferPointer { pairs in
                     for key in pairs {
                         let (sa, sb) = World.slots(of: key, slotOf)
                         // Only a pair of one awake body and one static or sleeping body marks the awake one.
@@ -54,7 +54,7 @@ extension World {
     /// Puts back each awake body whose center's path this step entered a static shape (see the top of this
     /// file); `prepareContinuous` recorded the step's start.
     func solveContinuous() {
-        let n = Swift.min(bodies.awakeCount, continuousCount)
+        let n = Swift.min(bodies.awakeCount, continuousPass.count)
         guard n > 0 else { return }
         let pos = bodies.position.base
         // A body is tested if the broadphase found a static or sleeping body within its reach (its contacts may
@@ -64,9 +64,9 @@ extension World {
         let tolerance = 0.5 * settings.speculativeDistance
         let tolerance2 = tolerance * tolerance
         var tested: [Int32] = []
-        swap(&tested, &continuousTested)
+        swap(&tested, &continuousPass.tested)
         tested.removeAll(keepingCapacity: true)
-        continuousStart.withUnsafeBufferPointer { start in
+        continuousPass.start.withUnsafeBufferPointer { start in
             for s in 0..<n {
                 let r = start[s]
                 let p1 = pos[s]
@@ -78,14 +78,14 @@ extension World {
         for s32 in tested {
             let s = Int(s32)
             let i = Int(bodies.bodyIndex[s])
-            guard classActive[Int(bodies.collisionClass[i])] else { continue }
-            let r = continuousStart[s]
+            guard collisionFilter.classActive[Int(bodies.collisionClass[i])] else { continue }
+            let r = continuousPass.start[s]
             if continuousStop(body: i, slot: s, from: Vec2(r.x, r.y)) { moved = true }
         }
-        swap(&tested, &continuousTested)
+        swap(&tested, &continuousPass.tested)
         if moved {
-            wideRodGeometryStale = true
-            wideContactPosesStale = true
+            rodSolver.geometryStale = true
+            contactSolver.posesStale = true
         }
     }
 
@@ -96,7 +96,7 @@ extension World {
         var r: Float = 0
         let first = Int(bodies.shapeStart[i])
         for k in first..<(first + Int(bodies.shapeCount[i])) {
-            let shape = shapes[k]
+            let shape = shapeStore.records[k]
             switch shape.kind {
             case .circle:
                 r = Swift.max(r, shape.radius - length(shape.p0))
@@ -105,7 +105,7 @@ extension World {
             case .polygon:
                 let v = Int(shape.vertexStart)
                 var d = Float.infinity
-                for m in v..<(v + Int(shape.vertexCount)) { d = Swift.min(d, dot(polygonNormals[m], polygonVertices[m])) }
+                for m in v..<(v + Int(shape.vertexCount)) { d = Swift.min(d, dot(shapeStore.polygonNormals[m], shapeStore.polygonVertices[m])) }
                 r = Swift.max(r, d)
             }
         }
@@ -124,18 +124,18 @@ extension World {
         let inner = r - Swift.min(settings.linearSlop, 0.5 * r)
         var d = p1 - p0
         let box = AABB(lower: minimum(p0, p1) - Vec2(r, r), upper: maximum(p0, p1) + Vec2(r, r))
-        staticBodies(near: box, body: i, into: &continuousNear)
-        defer { continuousNear.removeAll(keepingCapacity: true) }
+        staticBodies(near: box, body: i, into: &continuousPass.near)
+        defer { continuousPass.near.removeAll(keepingCapacity: true) }
         let pos = bodies.position.base, rot = bodies.rotation.base
         /// Calls `body` with each shape of the static bodies found, and its body's pose.
-        @inline(__always) func forEachStaticShape(_ body: (ShapeRecord, Vec2, Rot) -> Void) {
-            for key in continuousNear {
+        @inline(__always) func forEachStaticShape(_ body: (ShapeRecord, Vec2, Rotation) -> Void) {
+            for key in continuousPass.near {
                 let lo = Int(truncatingIfNeeded: key >> 32), hi = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
                 let j = lo == i ? hi : lo
                 guard bodies.type(j) == .static else { continue }
                 let t = Int(bodies.slot[j])
                 let start = Int(bodies.shapeStart[j])
-                for k in start..<(start + Int(bodies.shapeCount[j])) { body(shapes[k], pos[t], rot[t]) }
+                for k in start..<(start + Int(bodies.shapeCount[j])) { body(shapeStore.records[k], pos[t], rot[t]) }
             }
         }
         var changed = false
@@ -172,7 +172,7 @@ extension World {
 
     /// The outward normal of `shape`'s face nearest `p` (of a body at `origin` turned by `q`), for a point inside
     /// the shape or near it; nil at a circle's or a segment's very center line.
-    func nearestFaceNormal(of shape: ShapeRecord, at origin: Vec2, _ q: Rot, _ p: Vec2) -> Vec2? {
+    func nearestFaceNormal(of shape: ShapeRecord, at origin: Vec2, _ q: Rotation, _ p: Vec2) -> Vec2? {
         switch shape.kind {
         case .circle:
             let m = p - (origin + q.rotate(shape.p0))
@@ -192,8 +192,8 @@ extension World {
             let v = Int(shape.vertexStart)
             var best = -Float.infinity, normal = Vec2.zero
             for m in v..<(v + Int(shape.vertexCount)) {
-                let n = q.rotate(polygonNormals[m])
-                let separation = dot(n, p - (origin + q.rotate(polygonVertices[m])))
+                let n = q.rotate(shapeStore.polygonNormals[m])
+                let separation = dot(n, p - (origin + q.rotate(shapeStore.polygonVertices[m])))
                 if separation > best { best = separation; normal = n }
             }
             return normal
@@ -203,25 +203,25 @@ extension World {
     /// The static and sleeping bodies whose boxes overlap `box` and which body `i` collides with, as pair keys.
     func staticBodies(near box: AABB, body i: Int, into near: inout [UInt64]) {
         near.removeAll(keepingCapacity: true)
-        let inv = 1 / cellSize
+        let inv = 1 / broadphase.cellSize
         let classOf = bodies.collisionClass, slotOf = bodies.slot
         let allBoxes = UnsafeBufferPointer(start: UnsafePointer(bodies.box.base), count: bodies.count)
-        let row = Int(classOf[i]) * classCount
+        let row = Int(classOf[i]) * collisionFilter.classCount
         let c = cellCoord(box, inv: inv)
         if c.cellCount >= World.oversizeCells && c.cellCount > 4096 {
             // A path across many cells: every binned body once.
             for t in bodies.awakeCount..<bodies.count {
                 let j = Int(bodies.bodyIndex[t])
-                if bodies.flags[j] & BodyStore.binnedBit != 0 && box.overlaps(allBoxes[t]) && collides[row + Int(classOf[j])] {
+                if bodies.flags[j] & BodyStore.binnedBit != 0 && box.overlaps(allBoxes[t]) && collisionFilter.collides[row + Int(classOf[j])] {
                     near.append(World.pairKey(i, j))
                 }
             }
         } else {
             queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, boxes: allBoxes, slotOf: slotOf, into: &near)
         }
-        for so in staticGrid.oversize {
+        for so in broadphase.staticGrid.oversize {
             let j = Int(so)
-            if box.overlaps(allBoxes[Int(slotOf[j])]) && collides[row + Int(classOf[j])] { near.append(World.pairKey(i, j)) }
+            if box.overlaps(allBoxes[Int(slotOf[j])]) && collisionFilter.collides[row + Int(classOf[j])] { near.append(World.pairKey(i, j)) }
         }
     }
 
@@ -229,7 +229,7 @@ extension World {
     /// `enter > exit` when the line misses it. A segment is grown into a rectangle, a polygon by pushing its
     /// faces out, a circle exactly.
     @inline(__always)
-    func span(of shape: ShapeRecord, at origin: Vec2, _ q: Rot, grownBy grow: Float, _ p0: Vec2, _ d: Vec2) -> LineSpan {
+    func span(of shape: ShapeRecord, at origin: Vec2, _ q: Rotation, grownBy grow: Float, _ p0: Vec2, _ d: Vec2) -> LineSpan {
         var span = LineSpan()
         switch shape.kind {
         case .circle:
@@ -251,7 +251,7 @@ extension World {
         case .polygon:
             let v = Int(shape.vertexStart)
             for m in v..<(v + Int(shape.vertexCount)) {
-                let normal = q.rotate(polygonNormals[m]), vertex = origin + q.rotate(polygonVertices[m])
+                let normal = q.rotate(shapeStore.polygonNormals[m]), vertex = origin + q.rotate(shapeStore.polygonVertices[m])
                 span.clip(normal, dot(normal, vertex) + grow, p0, d)
             }
         }
@@ -279,4 +279,18 @@ struct LineSpan {
             enterNormal = n
         }
     }
+}
+
+/// The continuous pass's scratch.
+@usableFromInline
+struct ContinuousScratch {
+    /// The continuous pass's scratch (World+Continuous.swift): per awake slot (the first `continuousCount`), its
+    /// position at the step's start and where its start velocity would take it (x, y, predicted x, predicted y;
+    /// infinite for a body near a static one); the slots to test; the static bodies near one path.
+    @usableFromInline var start: [SIMD4<Float>] = []
+    @usableFromInline var count = 0
+    @usableFromInline var tested: [Int32] = []
+    @usableFromInline var near: [UInt64] = []
+
+    @usableFromInline init() {}
 }

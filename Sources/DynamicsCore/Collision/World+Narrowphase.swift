@@ -1,7 +1,7 @@
 extension World {
     /// Loads a shape of a body into world coordinates. Returns false for a circle (handled separately).
     @inline(__always)
-    static func loadPolygon(_ shape: ShapeRecord, position p: Vec2, rotation q: Rot, into out: inout WorldPolygon,
+    static func loadPolygon(_ shape: ShapeRecord, position p: Vec2, rotation q: Rotation, into out: inout WorldPolygon,
                             vertices pv: UnsafeBufferPointer<Vec2>, normals pn: UnsafeBufferPointer<Vec2>) {
         switch shape.kind {
         case .polygon:
@@ -26,7 +26,7 @@ extension World {
     /// `aLoaded`: the scratch's first polygon holds `a` at (pA, qA) already (a polygon or segment `a` is left there,
     /// and nothing else is written there: pairs are sorted by their first body, so consecutive pairs often share it).
     @inline(__always)
-    static func collide(_ a: ShapeRecord, _ pA: Vec2, _ qA: Rot, _ b: ShapeRecord, _ pB: Vec2, _ qB: Rot, speculativeReach: Float,
+    static func collide(_ a: ShapeRecord, _ pA: Vec2, _ qA: Rotation, _ b: ShapeRecord, _ pB: Vec2, _ qB: Rotation, speculativeReach: Float,
                         linearSlop: Float, scratch: UnsafeMutablePointer<Vec2>, aLoaded: Bool,
                         vertices pv: UnsafeBufferPointer<Vec2>, normals pn: UnsafeBufferPointer<Vec2>) -> Manifold {
         let n = maxPolygonVertices
@@ -97,11 +97,11 @@ extension World {
     /// reused this step).
     func updateReferencePoses(tolerance: Float) -> Bool {
         let n = bodies.awakeCount
-        let held = referenceState.valid && referenceState.slots == bodies.slotVersion
-            && referenceState.pairs == pairCacheVersion && referenceState.awake == n
-        referencePose.reserve(n, count: held ? n : 0)
-        referenceMoved.reserve(n, count: 0)
-        let ref = referencePose.base, moved = referenceMoved.base
+        let held = contactStore.referenceState.valid && contactStore.referenceState.slots == bodies.slotVersion
+            && contactStore.referenceState.pairs == broadphase.pairCacheVersion && contactStore.referenceState.awake == n
+        contactStore.referencePose.reserve(n, count: held ? n : 0)
+        contactStore.referenceMoved.reserve(n, count: 0)
+        let ref = contactStore.referencePose.base, moved = contactStore.referenceMoved.base
         let pos = bodies.position.base, rot = bodies.rotation.base, ext = bodies.extent.base
         let tolerance2 = tolerance * tolerance
         for s in 0..<n {
@@ -118,7 +118,7 @@ extension World {
             if leaves { ref[s] = SIMD4(p.x, p.y, q.c, q.s) }
             moved[s] = leaves ? 1 : 0
         }
-        referenceState = (bodies.slotVersion, pairCacheVersion, n, true)
+        contactStore.referenceState = (bodies.slotVersion, broadphase.pairCacheVersion, n, true)
         return held
     }
 
@@ -136,15 +136,15 @@ extension World {
     ///
     /// Last step's contacts are read from `contactHistory`, the list's twin buffer, while the list is rebuilt.
     func narrowphase(dt: Float) {
-        if contactsNeedSort { contacts.sort(by: <); contactsNeedSort = false }
-        let history = self.contacts; self.contacts = []
-        var contacts = self.contactHistory; self.contactHistory = []
+        if contactStore.needsSort { contactStore.contacts.sort(by: <); contactStore.needsSort = false }
+        let history = self.contactStore.contacts; self.contactStore.contacts = []
+        var contacts = self.contactStore.history; self.contactStore.history = []
         var ended = self.contactEndedEvents; self.contactEndedEvents = []
         var began = self.contactBeganEvents; self.contactBeganEvents = []
-        var wakeList = self.wakeList; self.wakeList = []
+        var wakeList = self.islandStore.wakeList; self.islandStore.wakeList = []
         contacts.removeAll(keepingCapacity: true)
         // At most one contact per candidate pair of one-shape bodies: sized for that at once, with an eighth to spare.
-        let pairCount = self.pairs.count
+        let pairCount = self.broadphase.pairs.count
         if contacts.capacity < pairCount { contacts.reserveCapacity(pairCount + pairCount / 8) }
         wakeList.removeAll(keepingCapacity: true)
         let generation = bodies.generation, materials = bodies.materials
@@ -168,31 +168,31 @@ extension World {
         let oldCount = history.count
         // References are kept, and manifolds reused, in a calm scene only (as the broadphase keeps its candidates):
         // elsewhere each body's reference is its present pose, and a scene in motion pays no memory or upkeep.
-        let calm = !self.pairs.isEmpty && fatGrid.calmSteps > World.calmStepsToKeep
+        let calm = !self.broadphase.pairs.isEmpty && broadphase.fatGrid.calmSteps > World.calmStepsToKeep
         let held = calm ? updateReferencePoses(tolerance: tolerance) : false
-        if !calm { referenceState.valid = false }
+        if !calm { contactStore.referenceState.valid = false }
         let referenceCount = calm ? awakeCount : 0
-        let ref = referencePose.base, moved = referenceMoved.base
-        let reuse = manifoldReuse
+        let ref = contactStore.referencePose.base, moved = contactStore.referenceMoved.base
+        let reuse = contactStore.manifoldReuse
         var reused = 0
         /// Slot s's reference pose (a static or sleeping body's present one: it has not moved).
-        @inline(__always) func reference(_ s: Int) -> (p: Vec2, q: Rot) {
+        @inline(__always) func reference(_ s: Int) -> (p: Vec2, q: Rotation) {
             guard s < referenceCount else { return (pos[s], rot[s]) }
             let r = ref[s]
-            return (Vec2(r[0], r[1]), Rot(c: r[2], s: r[3]))
+            return (Vec2(r[0], r[1]), Rotation(c: r[2], s: r[3]))
         }
 
         // The columns read per pair, as raw buffers (no bounds checks in the loop).
-        self.pairs.withUnsafeBufferPointer { pairs in
-        self.shapes.withUnsafeBufferPointer { shapes in
+        self.broadphase.pairs.withUnsafeBufferPointer { pairs in
+        self.shapeStore.records.withUnsafeBufferPointer { shapes in
         bodies.slot.withUnsafeBufferPointer { slot in
         bodies.material.withUnsafeBufferPointer { material in
         bodies.shapeStart.withUnsafeBufferPointer { shapeStart in
         bodies.shapeCount.withUnsafeBufferPointer { shapeCount in
-        polygonVertices.withUnsafeBufferPointer { pv in
-        polygonNormals.withUnsafeBufferPointer { pn in
+        shapeStore.polygonVertices.withUnsafeBufferPointer { pv in
+        shapeStore.polygonNormals.withUnsafeBufferPointer { pn in
         history.withUnsafeBufferPointer { old in
-        pairReach.withUnsafeBufferPointer { reaches in
+        broadphase.pairReach.withUnsafeBufferPointer { reaches in
             var merge = NarrowphaseMerge(contacts: contacts, ended: ended, began: began)
             contacts = []; ended = []; began = []
             defer { contacts = merge.contacts; ended = merge.ended; began = merge.began; reused = merge.reused }
@@ -354,18 +354,18 @@ extension World {
         }
         }
         }
-        self.contacts = contacts
-        self.contactHistory = history
-        reusedManifoldCount = reused
+        self.contactStore.contacts = contacts
+        self.contactStore.history = history
+        contactStore.reusedManifoldCount = reused
         self.contactEndedEvents = ended
         self.contactBeganEvents = began
-        self.wakeList = wakeList
+        self.islandStore.wakeList = wakeList
         if !wakeList.isEmpty {
             wakeList.sort()
             var last: Int32 = -1
             for k in wakeList where k != last { wakeIsland(k); last = k }
         }
-        if contactsNeedSort { contacts.sort(by: <); contactsNeedSort = false }
+        if contactStore.needsSort { contacts.sort(by: <); contactStore.needsSort = false }
     }
 
     // MARK: - Waking
@@ -388,8 +388,8 @@ extension World {
     /// Moves a sleeping island back into the awake range with its contacts.
     func wakeIsland(_ k: Int32) {
         let index = Int(k)
-        guard islands[index].inUse else { return }
-        let members = islands[index].bodies
+        guard islandStore.sleeping[index].inUse else { return }
+        let members = islandStore.sleeping[index].bodies
         for b in members {
             let i = Int(b)
             bodies.sleepingIsland[i] = -1
@@ -397,11 +397,11 @@ extension World {
             bodies.makeAwake(slot: Int(bodies.slot[i]))
             restartRest(slot: Int(bodies.slot[i]))
         }
-        contacts.append(contentsOf: islands[index].contacts)
-        contactsNeedSort = true
-        islands[index] = SleepingIsland()
-        freeIslands.append(k)
-        awakeJointsDirty = true
+        contactStore.contacts.append(contentsOf: islandStore.sleeping[index].contacts)
+        contactStore.needsSort = true
+        islandStore.sleeping[index] = SleepingIsland()
+        islandStore.freeIndices.append(k)
+        jointStore.awakeDirty = true
     }
 
     /// Wakes the sleeping islands that have a contact with the (static) body `b`.
@@ -409,11 +409,11 @@ extension World {
     /// static body belongs to no island, so neither reaches it through one). Called when the body is moved,
     /// removed, retyped or reclassed.
     func wakeIslandsTouching(body b: Int32) {
-        for k in 0..<islands.count where islands[k].inUse {
-            if islands[k].contacts.contains(where: { $0.bodyA == b || $0.bodyB == b }) { wakeIsland(Int32(k)) }
+        for k in 0..<islandStore.sleeping.count where islandStore.sleeping[k].inUse {
+            if islandStore.sleeping[k].contacts.contains(where: { $0.bodyA == b || $0.bodyB == b }) { wakeIsland(Int32(k)) }
         }
         for j in jointsAttached(to: Int(b)) {
-            let other = joints[Int(j)].bodyA == b ? joints[Int(j)].bodyB : joints[Int(j)].bodyA
+            let other = jointStore.records[Int(j)].bodyA == b ? jointStore.records[Int(j)].bodyB : jointStore.records[Int(j)].bodyA
             if other >= 0 { wakeBody(Int(other)) }
         }
     }

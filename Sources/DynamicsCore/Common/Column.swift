@@ -97,7 +97,7 @@ struct LazyColumn<Element> {
     }
 
     /// Gives the column a buffer of `capacity` (at least `count`), every one of the `count` slots holding `fill`.
-    @usableFromInline mutating func materialise(count: Int, capacity: Int) {
+    @usableFromInline mutating func materialize(count: Int, capacity: Int) {
         guard !isPresent else { return }
         column.reallocate(to: Swift.max(capacity, count), count: 0)
         column.base.initialize(repeating: fill, count: count)

@@ -58,13 +58,15 @@ package func leftPerp(_ v: Vec2) -> Vec2 { Vec2(-v.y, v.x) }
 package func rightPerp(_ v: Vec2) -> Vec2 { Vec2(v.y, -v.x) }
 
 /// A rotation stored as (cos, sin): cheaper to apply than an angle and free of wrap-around.
-public struct Rot: Equatable, Sendable {
+public struct Rotation: Equatable, Sendable {
+    /// cos(angle)
     public var c: Float
+    /// sin(angle)
     public var s: Float
 
     @inlinable public init(c: Float, s: Float) { self.c = c; self.s = s }
     @inlinable public init(angle: Float) { c = _cos(angle); s = _sin(angle) }
-    public static let identity = Rot(c: 1, s: 0)
+    public static let identity = Rotation(c: 1, s: 0)
 
     /// The angle in radians, in (-π, π].
     @inlinable public var angle: Float { _atan2(s, c) }
@@ -77,22 +79,22 @@ public struct Rot: Equatable, Sendable {
 
     /// `self * other`: rotate by `other`, then by `self`.
     @inlinable @inline(__always)
-    public func concatenating(_ q: Rot) -> Rot { Rot(c: c * q.c - s * q.s, s: s * q.c + c * q.s) }
+    public func concatenating(_ q: Rotation) -> Rotation { Rotation(c: c * q.c - s * q.s, s: s * q.c + c * q.s) }
 
-    /// Advances the rotation by `deltaAngle` radians (small) and renormalises.
+    /// Advances the rotation by `deltaAngle` radians (small) and renormalizes.
     @inlinable @inline(__always)
-    public func integrated(by deltaAngle: Float) -> Rot {
+    public func integrated(by deltaAngle: Float) -> Rotation {
         let c2 = c - deltaAngle * s
         let s2 = s + deltaAngle * c
         let mag = (c2 * c2 + s2 * s2).squareRoot()
         let inv: Float = mag > 0 ? 1 / mag : 0
-        return Rot(c: c2 * inv, s: s2 * inv)
+        return Rotation(c: c2 * inv, s: s2 * inv)
     }
 }
 
 /// The relative angle from rotation `a` to rotation `b`, in (-π, π].
 @inlinable @inline(__always)
-package func relativeAngle(_ a: Rot, _ b: Rot) -> Float {
+package func relativeAngle(_ a: Rotation, _ b: Rotation) -> Float {
     // sin(b - a) and cos(b - a)
     let s = a.c * b.s - a.s * b.c
     let c = a.c * b.c + a.s * b.s

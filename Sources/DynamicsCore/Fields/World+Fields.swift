@@ -16,12 +16,12 @@ extension World {
                                        generations: ids.map(\.generation), coversAll: coversAll, bodySetVersion: bodySetVersion))
         }
         for r in records { for b in r.bodies { wakeBody(Int(b)) } }
-        fields = records
-        fieldWarned = [Bool](repeating: false, count: records.count)
+        fieldStore.records = records
+        fieldStore.warned = [Bool](repeating: false, count: records.count)
     }
 
     /// Number of fields.
-    public var fieldCount: Int { fields.count }
+    public var fieldCount: Int { fieldStore.records.count }
 
     /// Adds this step's field accelerations to the bodies' gravity for the step (and clears them from the field
     /// column), so that the broadphase's swept boxes and the narrowphase's speculative reach, which foresee gravity,
@@ -29,30 +29,30 @@ extension World {
     /// well) meets it. The velocity integration sums the same terms in the same order, so the motion does not
     /// change. `unfoldFieldAcceleration` restores the gravity after the solve.
     func foldFieldAcceleration() {
-        foldedGravityCount = 0
-        guard fieldsActive else { return }
-        let n = Swift.min(bodies.awakeCount, fieldsCoveredCount, fieldAcceleration.count)
+        fieldStore.foldedGravityCount = 0
+        guard fieldStore.active else { return }
+        let n = Swift.min(bodies.awakeCount, fieldStore.coveredCount, fieldStore.acceleration.count)
         guard n > 0 else { return }
         let g = bodies.gravity.base
-        savedGravity.removeAll(keepingCapacity: true)
-        savedGravity.append(contentsOf: UnsafeBufferPointer(start: g, count: n))
-        fieldAcceleration.withUnsafeMutableBufferPointer { a in
+        fieldStore.savedGravity.removeAll(keepingCapacity: true)
+        fieldStore.savedGravity.append(contentsOf: UnsafeBufferPointer(start: g, count: n))
+        fieldStore.acceleration.withUnsafeMutableBufferPointer { a in
             for s in 0..<n {
                 g[s] = g[s] + a[s]
                 a[s] = .zero
             }
         }
-        foldedGravityCount = n
+        fieldStore.foldedGravityCount = n
     }
 
     /// Gives the bodies their own gravity back (`foldFieldAcceleration`).
     func unfoldFieldAcceleration() {
-        guard foldedGravityCount > 0 else { return }
+        guard fieldStore.foldedGravityCount > 0 else { return }
         let g = bodies.gravity.base
-        savedGravity.withUnsafeBufferPointer { saved in
-            for s in 0..<foldedGravityCount { g[s] = saved[s] }
+        fieldStore.savedGravity.withUnsafeBufferPointer { saved in
+            for s in 0..<fieldStore.foldedGravityCount { g[s] = saved[s] }
         }
-        foldedGravityCount = 0
+        fieldStore.foldedGravityCount = 0
     }
 
     /// No field may change a speed by more than the world's speed limit in one step: a force that grows without
@@ -60,8 +60,8 @@ extension World {
     func capFieldTerms(dt: Float, count n: Int) {
         let maxAcceleration = settings.maximumLinearSpeed / dt
         let invMass = bodies.invMass.base
-        fieldAcceleration.withUnsafeMutableBufferPointer { a in
-        fieldForce.withUnsafeMutableBufferPointer { f in
+        fieldStore.acceleration.withUnsafeMutableBufferPointer { a in
+        fieldStore.force.withUnsafeMutableBufferPointer { f in
             @inline(__always) func capped(_ v: Vec2, _ limit: Float) -> Vec2 {
                 let l2 = lengthSquared(v)
                 if l2 <= limit * limit { return v }
@@ -80,52 +80,52 @@ extension World {
     /// per-step field force column (mass·points/s²) and velocity overrides.
     func applyFields(dt: Float, substeps: Int) {
         let n = bodies.awakeCount
-        hasVelocityOverride = false
-        fieldMotion.active = false
+        fieldStore.hasVelocityOverride = false
+        fieldStore.motion.active = false
         // No fields: the field columns are not needed (nor allocated).
-        guard !fields.isEmpty else { fieldsActive = false; fieldMotion.release(); return }
-        let needsMotion = fields.contains { FieldMotion.integratesExactly($0.def) }
-        if needsMotion { fieldMotion.begin(count: n) } else { fieldMotion.release() }
-        if fieldForce.count < n { fieldForce.append(contentsOf: repeatElement(.zero, count: n - fieldForce.count)) }
-        if fieldAcceleration.count < n { fieldAcceleration.append(contentsOf: repeatElement(.zero, count: n - fieldAcceleration.count)) }
-        if velocityOverride.count < n { velocityOverride.append(contentsOf: repeatElement(Vec2(.nan, .nan), count: n - velocityOverride.count)) }
-        fieldsActive = true
-        fieldsCoveredCount = n
-        fieldForce.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
-        fieldAcceleration.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
-        if velocityOverrideWritten {
-            velocityOverride.withUnsafeMutableBufferPointer { $0.update(repeating: Vec2(.nan, .nan)) }
-            velocityOverrideWritten = false
+        guard !fieldStore.records.isEmpty else { fieldStore.active = false; fieldStore.motion.release(); return }
+        let needsMotion = fieldStore.records.contains { FieldMotion.integratesExactly($0.def) }
+        if needsMotion { fieldStore.motion.begin(count: n) } else { fieldStore.motion.release() }
+        if fieldStore.force.count < n { fieldStore.force.append(contentsOf: repeatElement(.zero, count: n - fieldStore.force.count)) }
+        if fieldStore.acceleration.count < n { fieldStore.acceleration.append(contentsOf: repeatElement(.zero, count: n - fieldStore.acceleration.count)) }
+        if fieldStore.velocityOverride.count < n { fieldStore.velocityOverride.append(contentsOf: repeatElement(Vec2(.nan, .nan), count: n - fieldStore.velocityOverride.count)) }
+        fieldStore.active = true
+        fieldStore.coveredCount = n
+        fieldStore.force.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
+        fieldStore.acceleration.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
+        if fieldStore.velocityOverrideWritten {
+            fieldStore.velocityOverride.withUnsafeMutableBufferPointer { $0.update(repeating: Vec2(.nan, .nan)) }
+            fieldStore.velocityOverrideWritten = false
         }
         // Fields over every dynamic body with no region: contiguous kernels over the awake range.
-        var general = generalFieldScratch
-        generalFieldScratch = []
+        var general = fieldStore.generalScratch
+        fieldStore.generalScratch = []
         general.removeAll(keepingCapacity: true)
-        defer { generalFieldScratch = general }
-        for f in 0..<fields.count {
-            let r = fields[f]
+        defer { fieldStore.generalScratch = general }
+        for f in 0..<fieldStore.records.count {
+            let r = fieldStore.records[f]
             if r.coversAll && r.bodySetVersion == bodySetVersion && r.region.isInfinite && !FieldMotion.integratesExactly(r.def)
                 && applyFieldOverAwakeRange(r.def, count: n) { continue }
             general.append(f)
         }
         defer { capFieldTerms(dt: dt, count: n) }
-        guard !general.isEmpty else { fieldTime += dt; return }
-        var motion = fieldMotion
-        fieldMotion = FieldMotion()
+        guard !general.isEmpty else { fieldStore.time += dt; return }
+        var motion = fieldStore.motion
+        fieldStore.motion = FieldMotion()
         defer {
             if motion.active { motion.finish(h: dt / Float(substeps), invMass: bodies.invMass.base, count: n) }
-            fieldMotion = motion
+            fieldStore.motion = motion
         }
         let pos = bodies.position.base, vel = bodies.velocity.base
         let slot = bodies.slot, generation = bodies.generation, mass = bodies.mass, charges = bodies.charge
         let sleepingIsland = bodies.sleepingIsland
-        let time = fieldTime
-        let fields = self.fields
+        let time = fieldStore.time
+        let fields = self.fieldStore.records
         var anyOverride = false
         var toWake: [Int] = []
-        fieldForce.withUnsafeMutableBufferPointer { force in
-        fieldAcceleration.withUnsafeMutableBufferPointer { acceleration in
-        velocityOverride.withUnsafeMutableBufferPointer { override in
+        fieldStore.force.withUnsafeMutableBufferPointer { force in
+        fieldStore.acceleration.withUnsafeMutableBufferPointer { acceleration in
+        fieldStore.velocityOverride.withUnsafeMutableBufferPointer { override in
             for f in general {
                 let record = fields[f]
                 let def = record.def
@@ -195,8 +195,8 @@ extension World {
                     case .custom:
                         let out = def.evaluate!(FieldSample(position: p, velocity: v, mass: m, charge: q, deltaTime: dt))
                         guard out.x.isFinite && out.y.isFinite else {
-                            if !fieldWarned[f] {
-                                fieldWarned[f] = true
+                            if !fieldStore.warned[f] {
+                                fieldStore.warned[f] = true
                                 warnings.append("field \(f) (custom): the evaluation block returned a non-finite force (\(out.x), \(out.y)) for body \(i); the force was ignored (reported once per field)")
                             }
                             continue
@@ -209,10 +209,10 @@ extension World {
         }
         }
         }
-        hasVelocityOverride = anyOverride
-        if anyOverride { velocityOverrideWritten = true }
+        fieldStore.hasVelocityOverride = anyOverride
+        if anyOverride { fieldStore.velocityOverrideWritten = true }
         for i in toWake { wakeBody(i) }
-        fieldTime += dt
+        fieldStore.time += dt
     }
 
     /// The kernels for fields that hold every dynamic body and act everywhere: one contiguous loop over the awake
@@ -297,14 +297,14 @@ extension World {
         }
         switch def.kind {
         case .radialGravity:
-            fieldAcceleration.withUnsafeMutableBufferPointer { radial4(-100 * strength, turn: false, into: $0.baseAddress!) }
+            fieldStore.acceleration.withUnsafeMutableBufferPointer { radial4(-100 * strength, turn: false, into: $0.baseAddress!) }
         case .vortex:
-            fieldAcceleration.withUnsafeMutableBufferPointer { radial4(100 * strength, turn: true, into: $0.baseAddress!) }
+            fieldStore.acceleration.withUnsafeMutableBufferPointer { radial4(100 * strength, turn: true, into: $0.baseAddress!) }
         case .spring:
-            fieldForce.withUnsafeMutableBufferPointer { radial4(-100 * strength, turn: false, into: $0.baseAddress!) }
+            fieldStore.force.withUnsafeMutableBufferPointer { radial4(-100 * strength, turn: false, into: $0.baseAddress!) }
         case .linearGravity:
             let k = 100 * strength * def.direction
-            fieldAcceleration.withUnsafeMutableBufferPointer { a in run { s, _, _, scale in a[s] += scale * k } }
+            fieldStore.acceleration.withUnsafeMutableBufferPointer { a in run { s, _, _, scale in a[s] += scale * k } }
         default:
             return false
         }

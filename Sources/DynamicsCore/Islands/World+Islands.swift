@@ -65,8 +65,8 @@ extension World {
         let sleepTime = bodies.sleepTime.base
 
         // Union-find over awake slots.
-        if unionParent.count < n { unionParent.append(contentsOf: repeatElement(0, count: n - unionParent.count)) }
-        unionParent.withUnsafeMutableBufferPointer { parent in
+        if islandStore.unionParent.count < n { islandStore.unionParent.append(contentsOf: repeatElement(0, count: n - islandStore.unionParent.count)) }
+        islandStore.unionParent.withUnsafeMutableBufferPointer { parent in
             for s in 0..<n { parent[s] = Int32(s) }
             @inline(__always) func find(_ x: Int32) -> Int32 {
                 var r = x
@@ -80,12 +80,12 @@ extension World {
                 if ra == rb { return }
                 if ra < rb { parent[Int(rb)] = ra } else { parent[Int(ra)] = rb }
             }
-            for c in contacts where c.manifold.pointCount > 0 {
+            for c in contactStore.contacts where c.manifold.pointCount > 0 {
                 let sa = bodies.slot[Int(c.bodyA)], sb = bodies.slot[Int(c.bodyB)]
                 if Int(sa) < n && Int(sb) < n { union(sa, sb) }
             }
-            for j in awakeJoints {
-                let jr = joints[Int(j)]
+            for j in jointStore.awake {
+                let jr = jointStore.records[Int(j)]
                 guard jr.bodyA >= 0, jr.bodyB >= 0 else { continue }
                 let sa = bodies.slot[Int(jr.bodyA)], sb = bodies.slot[Int(jr.bodyB)]
                 if Int(sa) < n && Int(sb) < n { union(sa, sb) }
@@ -93,42 +93,42 @@ extension World {
             for s in 0..<n { _ = find(Int32(s)) }
         }
         // Per root: the smallest sleep time of its members.
-        if islandMinSleep.count < n { islandMinSleep.append(contentsOf: repeatElement(0, count: n - islandMinSleep.count)) }
-        for s in 0..<n { islandMinSleep[s] = .greatestFiniteMagnitude }
+        if islandStore.minSleepTime.count < n { islandStore.minSleepTime.append(contentsOf: repeatElement(0, count: n - islandStore.minSleepTime.count)) }
+        for s in 0..<n { islandStore.minSleepTime[s] = .greatestFiniteMagnitude }
         for s in 0..<n {
-            let r = Int(unionParent[s])
-            islandMinSleep[r] = Swift.min(islandMinSleep[r], sleepTime[s])
+            let r = Int(islandStore.unionParent[s])
+            islandStore.minSleepTime[r] = Swift.min(islandStore.minSleepTime[r], sleepTime[s])
         }
         // Collect the members of the islands ready to sleep, grouped by root (counting sort; roots in slot order).
-        // The three lists are kept between calls: a pile in which one body rests while its neighbour still moves
+        // The three lists are kept between calls: a pile in which one body rests while its neighbor still moves
         // comes here every step.
-        if islandRootIndex.count < n { islandRootIndex.append(contentsOf: repeatElement(-1, count: n - islandRootIndex.count)) }
-        islandRoots.removeAll(keepingCapacity: true)
+        if islandStore.rootIndex.count < n { islandStore.rootIndex.append(contentsOf: repeatElement(-1, count: n - islandStore.rootIndex.count)) }
+        islandStore.roots.removeAll(keepingCapacity: true)
         for s in 0..<n {
-            let r = Int(unionParent[s])
-            guard islandMinSleep[r] >= settings.timeToSleep else { continue }
-            if islandRootIndex[r] < 0 { islandRootIndex[r] = Int32(islandRoots.count); islandRoots.append((Int32(r), 0, 0)) }
-            islandRoots[Int(islandRootIndex[r])].count += 1
+            let r = Int(islandStore.unionParent[s])
+            guard islandStore.minSleepTime[r] >= settings.timeToSleep else { continue }
+            if islandStore.rootIndex[r] < 0 { islandStore.rootIndex[r] = Int32(islandStore.roots.count); islandStore.roots.append((Int32(r), 0, 0)) }
+            islandStore.roots[Int(islandStore.rootIndex[r])].count += 1
         }
-        guard !islandRoots.isEmpty else { return }
+        guard !islandStore.roots.isEmpty else { return }
         var offset = 0
-        for k in 0..<islandRoots.count { islandRoots[k].start = offset; offset += islandRoots[k].count; islandRoots[k].count = 0 }
-        islandMembers.removeAll(keepingCapacity: true)
-        islandMembers.append(contentsOf: repeatElement(0, count: offset))
+        for k in 0..<islandStore.roots.count { islandStore.roots[k].start = offset; offset += islandStore.roots[k].count; islandStore.roots[k].count = 0 }
+        islandStore.members.removeAll(keepingCapacity: true)
+        islandStore.members.append(contentsOf: repeatElement(0, count: offset))
         for s in 0..<n {
-            let k = islandRootIndex[Int(unionParent[s])]
+            let k = islandStore.rootIndex[Int(islandStore.unionParent[s])]
             guard k >= 0 else { continue }
-            islandMembers[islandRoots[Int(k)].start + islandRoots[Int(k)].count] = bodies.bodyIndex[s]
-            islandRoots[Int(k)].count += 1
+            islandStore.members[islandStore.roots[Int(k)].start + islandStore.roots[Int(k)].count] = bodies.bodyIndex[s]
+            islandStore.roots[Int(k)].count += 1
         }
         // Leave the root index all −1 for the next call.
-        for root in islandRoots { islandRootIndex[Int(root.root)] = -1 }
-        let roots = islandRoots, members = islandMembers
+        for root in islandStore.roots { islandStore.rootIndex[Int(root.root)] = -1 }
+        let roots = islandStore.roots, members = islandStore.members
         for root in roots { // in slot order of their first member: deterministic
             let islandBodies = Array(members[root.start..<(root.start + root.count)])
             let k: Int32
-            if let f = freeIslands.popLast() { k = f } else { k = Int32(islands.count); islands.append(SleepingIsland()) }
-            islands[Int(k)] = SleepingIsland(bodies: islandBodies, contacts: [], inUse: true)
+            if let f = islandStore.freeIndices.popLast() { k = f } else { k = Int32(islandStore.sleeping.count); islandStore.sleeping.append(SleepingIsland()) }
+            islandStore.sleeping[Int(k)] = SleepingIsland(bodies: islandBodies, contacts: [], inUse: true)
             for b in islandBodies {
                 let i = Int(b)
                 bodies.sleepingIsland[i] = k
@@ -142,17 +142,17 @@ extension World {
         }
         // Move the islands' contacts out of the active list.
         var kept = 0
-        for c in 0..<contacts.count {
-            let contact = contacts[c]
+        for c in 0..<contactStore.contacts.count {
+            let contact = contactStore.contacts[c]
             let ka = bodies.sleepingIsland[Int(contact.bodyA)], kb = bodies.sleepingIsland[Int(contact.bodyB)]
             let k = ka >= 0 ? ka : kb
             if k >= 0 {
-                if contact.manifold.pointCount > 0 { islands[Int(k)].contacts.append(contact) }
+                if contact.manifold.pointCount > 0 { islandStore.sleeping[Int(k)].contacts.append(contact) }
                 continue
             }
-            contacts[kept] = contact; kept += 1
+            contactStore.contacts[kept] = contact; kept += 1
         }
-        contacts.removeLast(contacts.count - kept)
-        awakeJointsDirty = true
+        contactStore.contacts.removeLast(contactStore.contacts.count - kept)
+        jointStore.awakeDirty = true
     }
 }

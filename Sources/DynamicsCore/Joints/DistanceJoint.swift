@@ -38,7 +38,7 @@ extension World {
             // A spring is soft in every pass (its own stiffness); a rigid point corrects its error softly in the
             // biased pass only, as the revolute joint's point does.
             // A moved anchor travels from where it was to where it was put over the step, at its velocity.
-            let v = jr.anchorVelocity, lag = anchorTimeLeft * v
+            let v = jr.anchorVelocity, lag = jointStore.anchorTimeLeft * v
             if jr.hertz > 0 { solvePointConstraint(&jr, &A, &B, soft: jr.spring, useBias: true, anchorVelocity: v, anchorLag: lag) }
             else { solvePointConstraint(&jr, &A, &B, soft: soft, useBias: useBias, anchorVelocity: v, anchorLag: lag) }
             return

@@ -113,7 +113,7 @@ struct JointRecord {
     var slotA: Int32 = -1       // -1 = not a moving body (world, static or not awake)
     var slotB: Int32 = -1
     var mA: Float = 0, iA: Float = 0, mB: Float = 0, iB: Float = 0
-    var fixedPosA: Vec2 = .zero, fixedRotA = Rot.identity
-    var fixedPosB: Vec2 = .zero, fixedRotB = Rot.identity
+    var fixedPosA: Vec2 = .zero, fixedRotA = Rotation.identity
+    var fixedPosB: Vec2 = .zero, fixedRotB = Rotation.identity
     var spring = Softness.rigid
 }

@@ -3,7 +3,7 @@
 @usableFromInline
 struct JointBody {
     var p: Vec2
-    var q: Rot
+    var q: Rotation
     var v: Vec2
     var w: Float
 }
@@ -11,11 +11,11 @@ struct JointBody {
 @usableFromInline
 struct BodyPointers {
     let pos: UnsafeMutablePointer<Vec2>
-    let rot: UnsafeMutablePointer<Rot>
+    let rot: UnsafeMutablePointer<Rotation>
     let vel: UnsafeMutablePointer<Vec2>
     let angVel: UnsafeMutablePointer<Float>
 
-    @inline(__always) func load(_ slot: Int32, _ fixedP: Vec2, _ fixedQ: Rot) -> JointBody {
+    @inline(__always) func load(_ slot: Int32, _ fixedP: Vec2, _ fixedQ: Rotation) -> JointBody {
         if slot < 0 { return JointBody(p: fixedP, q: fixedQ, v: .zero, w: 0) }
         let s = Int(slot)
         return JointBody(p: pos[s], q: rot[s], v: vel[s], w: angVel[s])
@@ -66,31 +66,31 @@ extension World {
 
     /// Rebuilds the list of joints with at least one awake body, in joint index order.
     func refreshAwakeJoints() {
-        awakeJoints.removeAll(keepingCapacity: true)
+        jointStore.awake.removeAll(keepingCapacity: true)
         let awake = bodies.awakeCount
-        for j in 0..<joints.count where jointAlive[j] {
-            let a = joints[j].bodyA, b = joints[j].bodyB
+        for j in 0..<jointStore.records.count where jointStore.alive[j] {
+            let a = jointStore.records[j].bodyA, b = jointStore.records[j].bodyB
             let aAwake = a >= 0 && Int(bodies.slot[Int(a)]) < awake
             let bAwake = b >= 0 && Int(bodies.slot[Int(b)]) < awake
-            if aAwake || bAwake { awakeJoints.append(Int32(j)) }
+            if aAwake || bAwake { jointStore.awake.append(Int32(j)) }
         }
-        awakeJointsDirty = false
-        rodLayoutDirty = true
+        jointStore.awakeDirty = false
+        rodSolver.layoutDirty = true
     }
 
     /// Gives each world anchor moved since the last step the velocity of that move over this step, and takes it
     /// back from the anchors that stood still since.
     func updateAnchorVelocities(dt: Float) {
-        guard !movedAnchors.isEmpty || !anchorsInMotion.isEmpty else { return }
-        for j in anchorsInMotion where joints[Int(j)].anchorShift == .zero { joints[Int(j)].anchorVelocity = .zero }
-        anchorsInMotion.removeAll(keepingCapacity: true)
-        for j in movedAnchors where jointAlive[Int(j)] {
-            let velocity = joints[Int(j)].anchorShift / dt
-            joints[Int(j)].anchorVelocity = velocity
-            joints[Int(j)].anchorShift = .zero
-            anchorsInMotion.append(j)
+        guard !jointStore.movedAnchors.isEmpty || !jointStore.anchorsInMotion.isEmpty else { return }
+        for j in jointStore.anchorsInMotion where jointStore.records[Int(j)].anchorShift == .zero { jointStore.records[Int(j)].anchorVelocity = .zero }
+        jointStore.anchorsInMotion.removeAll(keepingCapacity: true)
+        for j in jointStore.movedAnchors where jointStore.alive[Int(j)] {
+            let velocity = jointStore.records[Int(j)].anchorShift / dt
+            jointStore.records[Int(j)].anchorVelocity = velocity
+            jointStore.records[Int(j)].anchorShift = .zero
+            jointStore.anchorsInMotion.append(j)
         }
-        movedAnchors.removeAll(keepingCapacity: true)
+        jointStore.movedAnchors.removeAll(keepingCapacity: true)
     }
 
     func prepareJoints(h: Float) {
@@ -100,7 +100,7 @@ extension World {
         /// Brings one side of a record up to date: an awake body's slot and inverse masses, or a fixed body's pose
         /// (slot −1, no mass); the world side never changes. Returns whether anything changed, bit for bit.
         @inline(__always) func update(_ body: Int32, _ slot: inout Int32, _ m: inout Float, _ i: inout Float,
-                                      _ p: inout Vec2, _ q: inout Rot) -> Bool {
+                                      _ p: inout Vec2, _ q: inout Rotation) -> Bool {
             if body < 0 { return false }
             let s = Int(slots[Int(body)])
             if s < awake {
@@ -118,18 +118,18 @@ extension World {
         }
         // Nothing a record caches can have changed (no slot moved, no mass changed, no body placed by hand, the
         // same awake joints with the same parameters, the same substep): the records and the batches stand.
-        if !rodLayoutDirty && bodies.slotVersion == preparedSlotVersion && h.bitPattern == preparedSubstep.bitPattern {
-            wideRodGeometryStale = true
+        if !rodSolver.layoutDirty && bodies.slotVersion == jointStore.preparedSlotVersion && h.bitPattern == jointStore.preparedSubstep.bitPattern {
+            rodSolver.geometryStale = true
             return
         }
-        preparedSlotVersion = bodies.slotVersion
-        preparedSubstep = h
+        jointStore.preparedSlotVersion = bodies.slotVersion
+        jointStore.preparedSubstep = h
         // The wide rods' batches are kept from the last step unless something they were built from changed: the
         // awake joint list, a joint's parameters (`rodLayoutDirty`), or an endpoint's slot, masses or fixed pose.
         var changed = false
-        joints.withUnsafeMutableBufferPointer { js in
+        jointStore.records.withUnsafeMutableBufferPointer { js in
             guard let base = js.baseAddress else { return }
-            for j in awakeJoints {
+            for j in jointStore.awake {
                 let jr = base + Int(j)
                 if update(jr.pointee.bodyA, &jr.pointee.slotA, &jr.pointee.mA, &jr.pointee.iA, &jr.pointee.fixedPosA, &jr.pointee.fixedRotA) {
                     changed = true
@@ -140,26 +140,26 @@ extension World {
                 jr.pointee.spring = Softness(hertz: jr.pointee.hertz, zeta: jr.pointee.dampingRatio, h: h)
             }
         }
-        changed = changed || rodLayoutDirty
-        rodLayoutDirty = false
+        changed = changed || rodSolver.layoutDirty
+        rodSolver.layoutDirty = false
         if !changed {
             // Same batches: they keep their impulses from the last step; only the geometry must follow the moved
             // positions.
-            wideRodGeometryStale = true
+            rodSolver.geometryStale = true
             return
         }
         buildWideRods()
     }
 
     func warmStartJoints() {
-        guard !awakeJoints.isEmpty else { return }
+        guard !jointStore.awake.isEmpty else { return }
         let bp = bodyPointers
         // Records are used in place (through a pointer): copying one in and out per joint cost more than solving it.
         // This loop and the one in solveJoints are written out: one shared helper taking the per-joint work as a
         // closure measured 27% more instructions on joint_grid_100.
-        joints.withUnsafeMutableBufferPointer { js in
+        jointStore.records.withUnsafeMutableBufferPointer { js in
             guard let base = js.baseAddress else { return }
-            scalarJoints.withUnsafeBufferPointer { list in
+            rodSolver.scalarJoints.withUnsafeBufferPointer { list in
                 for j in list {
                     let jr = base + Int(j)
                     var A = bp.load(jr.pointee.slotA, jr.pointee.fixedPosA, jr.pointee.fixedRotA)
@@ -180,18 +180,20 @@ extension World {
                 }
             }
         }
-        runWideRods(warmStart: true, soft: .rigid, useBias: false, copyIn: true, copyOut: !rodsAlone)
+        runWideRods(.warmStart, soft: .rigid, copyIn: true, copyOut: !rodSolver.alone)
     }
 
-    /// One pass over the awake joints; `weldsOnly`: only the weld joints whose two sides are awake bodies.
-    func solveJoints(h: Float, useBias: Bool, weldsOnly: Bool = false) {
-        guard !awakeJoints.isEmpty else { return }
+    /// One solve or relax pass (`stage`) over the awake joints; `weldsOnly`: only the weld joints whose two sides
+    /// are awake bodies.
+    func solveJoints(h: Float, _ stage: SolverStage, weldsOnly: Bool = false) {
+        guard !jointStore.awake.isEmpty else { return }
+        let useBias = stage.usesBias
         let bp = bodyPointers
         let jointSoft = Softness(hertz: Swift.min(settings.jointHertz, 0.25 / h), zeta: settings.jointDampingRatio, h: h)
         let invH = 1 / h
-        joints.withUnsafeMutableBufferPointer { js in
+        jointStore.records.withUnsafeMutableBufferPointer { js in
             guard let base = js.baseAddress else { return }
-            scalarJoints.withUnsafeBufferPointer { list in
+            rodSolver.scalarJoints.withUnsafeBufferPointer { list in
                 for j in list {
                     let jr = base + Int(j)
                     if weldsOnly && (jr.pointee.kind != .weld || jr.pointee.slotA < 0 || jr.pointee.slotB < 0) { continue }
@@ -218,7 +220,7 @@ extension World {
             }
         }
         if weldsOnly { return }
-        runWideRods(warmStart: false, soft: jointSoft, useBias: useBias, copyIn: !rodsAlone, copyOut: true)
+        runWideRods(stage, soft: jointSoft, copyIn: !rodSolver.alone, copyOut: true)
     }
 
     /// Both anchors in world orientation, relative to each body's COM, from the current rotations.

@@ -29,7 +29,7 @@ extension World {
         let ib = def.bodyB.map { Int($0.index) } ?? -1
         let sa = Int(bodies.slot[ia])
         let qA = bodies.rotation[sa]
-        var qB = Rot.identity
+        var qB = Rotation.identity
         var localB = def.localAnchorB
         if ib >= 0 {
             localB = def.localAnchorB - bodies.localCenter[ib]
@@ -44,27 +44,27 @@ extension World {
             lower: def.lowerLimit, upper: def.upperLimit, maxFrictionTorque: def.maxFrictionTorque,
             localAxisA: axis == .zero ? Vec2(1, 0) : axis, referenceAngle: relativeAngle(qA, qB))
         let index: Int
-        if let f = freeJoints.popLast() {
+        if let f = jointStore.freeIndices.popLast() {
             index = Int(f)
-            joints[index] = jr
+            jointStore.records[index] = jr
         } else {
-            index = joints.count
-            joints.append(jr); jointGeneration.append(0); jointAlive.append(false)
-            jointEdgeNext.append(-1); jointEdgeNext.append(-1)
+            index = jointStore.records.count
+            jointStore.records.append(jr); jointStore.generation.append(0); jointStore.alive.append(false)
+            jointStore.edgeNext.append(-1); jointStore.edgeNext.append(-1)
         }
-        jointGeneration[index] &+= 1
-        jointAlive[index] = true
+        jointStore.generation[index] &+= 1
+        jointStore.alive[index] = true
         attachEdge(Int32(2 * index), to: ia)
         if ib >= 0 { attachEdge(Int32(2 * index + 1), to: ib) }
         wakeBody(ia)
         if ib >= 0 { wakeBody(ib) }
-        awakeJointsDirty = true
-        return JointID(index: Int32(index), generation: jointGeneration[index])
+        jointStore.awakeDirty = true
+        return JointID(index: Int32(index), generation: jointStore.generation[index])
     }
 
     public func isValid(_ id: JointID) -> Bool {
         let i = Int(id.index)
-        return i >= 0 && i < joints.count && jointAlive[i] && jointGeneration[i] == id.generation
+        return i >= 0 && i < jointStore.records.count && jointStore.alive[i] && jointStore.generation[i] == id.generation
     }
 
     public func destroyJoint(_ id: JointID) throws {
@@ -75,14 +75,14 @@ extension World {
     func destroyJointUnchecked(_ j: Int) {
         // A later flush must not write this joint's impulse into the record's next owner.
         flushRodImpulses()
-        let jr = joints[j]
+        let jr = jointStore.records[j]
         for (side, b) in [jr.bodyA, jr.bodyB].enumerated() where b >= 0 {
             wakeBody(Int(b))
             detachEdge(Int32(2 * j + side), from: Int(b))
         }
-        jointAlive[j] = false
-        freeJoints.append(Int32(j))
-        awakeJointsDirty = true
+        jointStore.alive[j] = false
+        jointStore.freeIndices.append(Int32(j))
+        jointStore.awakeDirty = true
     }
 
     /// The joints attached to body `i` (indices), in the order they were attached.
@@ -91,27 +91,27 @@ extension World {
         var e = bodies.jointHead[i]
         while e >= 0 {
             list.append(e >> 1)
-            e = jointEdgeNext[Int(e)]
+            e = jointStore.edgeNext[Int(e)]
         }
         return list
     }
 
     /// Links a joint edge at the end of body `i`'s list.
     func attachEdge(_ edge: Int32, to i: Int) {
-        jointEdgeNext[Int(edge)] = -1
+        jointStore.edgeNext[Int(edge)] = -1
         var e = bodies.jointHead[i]
         if e < 0 { bodies.jointHead.set(i, edge, ids: bodies.idCapacity); return }
-        while jointEdgeNext[Int(e)] >= 0 { e = jointEdgeNext[Int(e)] }
-        jointEdgeNext[Int(e)] = edge
+        while jointStore.edgeNext[Int(e)] >= 0 { e = jointStore.edgeNext[Int(e)] }
+        jointStore.edgeNext[Int(e)] = edge
     }
 
     /// Unlinks a joint edge from body `i`'s list.
     func detachEdge(_ edge: Int32, from i: Int) {
         var e = bodies.jointHead[i]
-        if e == edge { bodies.jointHead.set(i, jointEdgeNext[Int(edge)], ids: bodies.idCapacity); return }
+        if e == edge { bodies.jointHead.set(i, jointStore.edgeNext[Int(edge)], ids: bodies.idCapacity); return }
         while e >= 0 {
-            let next = jointEdgeNext[Int(e)]
-            if next == edge { jointEdgeNext[Int(e)] = jointEdgeNext[Int(edge)]; return }
+            let next = jointStore.edgeNext[Int(e)]
+            if next == edge { jointStore.edgeNext[Int(e)] = jointStore.edgeNext[Int(edge)]; return }
             e = next
         }
     }
@@ -131,14 +131,14 @@ extension World {
     public func setWorldAnchor(_ id: JointID, _ point: Vec2) throws {
         try requireFinite(point, "\(id) anchor")
         let j = try validJoint(id, "setWorldAnchor")
-        guard joints[j].bodyB < 0 else { throw DynamicsError("\(id) is attached to a body, not to a world point") }
-        if joints[j].localB == point { return }
-        if joints[j].anchorShift == .zero { movedAnchors.append(Int32(j)) }
-        let shift = joints[j].anchorShift + (point - joints[j].localB)
-        joints[j].anchorShift = shift
-        joints[j].localB = point
-        rodLayoutDirty = true
-        wakeBody(Int(joints[j].bodyA))
+        guard jointStore.records[j].bodyB < 0 else { throw DynamicsError("\(id) is attached to a body, not to a world point") }
+        if jointStore.records[j].localB == point { return }
+        if jointStore.records[j].anchorShift == .zero { jointStore.movedAnchors.append(Int32(j)) }
+        let shift = jointStore.records[j].anchorShift + (point - jointStore.records[j].localB)
+        jointStore.records[j].anchorShift = shift
+        jointStore.records[j].localB = point
+        rodSolver.layoutDirty = true
+        wakeBody(Int(jointStore.records[j].bodyA))
     }
 
     /// Updates the tunable values of a joint (length and range, spring, friction); wakes its bodies.
@@ -150,13 +150,13 @@ extension World {
         }
         if !(maxLength >= minLength) { throw DynamicsError("\(id) max length must be at least its min length") }
         let j = try validJoint(id, "setJointParameters")
-        var jr = joints[j]
+        var jr = jointStore.records[j]
         if jr.length == length && jr.minLength == minLength && jr.maxLength == maxLength && jr.hertz == hertz
             && jr.dampingRatio == dampingRatio && jr.maxFrictionTorque == maxFrictionTorque { return }
         jr.length = length; jr.minLength = minLength; jr.maxLength = maxLength
         jr.hertz = hertz; jr.dampingRatio = dampingRatio; jr.maxFrictionTorque = maxFrictionTorque
-        joints[j] = jr
-        rodLayoutDirty = true
+        jointStore.records[j] = jr
+        rodSolver.layoutDirty = true
         wakeBody(Int(jr.bodyA))
         if jr.bodyB >= 0 { wakeBody(Int(jr.bodyB)) }
     }
@@ -164,7 +164,7 @@ extension World {
     /// World positions of a joint's two anchors (for drawing and checks).
     public func jointAnchors(_ id: JointID) -> (a: Vec2, b: Vec2) {
         let j = checkedJoint(id)
-        let jr = joints[j]
+        let jr = jointStore.records[j]
         let sa = Int(bodies.slot[Int(jr.bodyA)])
         let a = bodies.position[sa] + bodies.rotation[sa].rotate(jr.localA)
         var b = jr.localB
@@ -178,9 +178,9 @@ extension World {
     /// The joint's current relative angle (B − A − reference), radians.
     public func jointAngle(_ id: JointID) -> Float {
         let j = checkedJoint(id)
-        let jr = joints[j]
+        let jr = jointStore.records[j]
         let qA = bodies.rotation[Int(bodies.slot[Int(jr.bodyA)])]
-        let qB = jr.bodyB >= 0 ? bodies.rotation[Int(bodies.slot[Int(jr.bodyB)])] : Rot.identity
+        let qB = jr.bodyB >= 0 ? bodies.rotation[Int(bodies.slot[Int(jr.bodyB)])] : Rotation.identity
         return unwind(relativeAngle(qA, qB) - jr.referenceAngle)
     }
 }

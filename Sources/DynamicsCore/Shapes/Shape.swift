@@ -18,7 +18,7 @@ public enum ShapeGeometry: Equatable, Sendable {
     /// A rectangle of the given size centered at `center`, turned by `angle` radians.
     public static func box(width: Float, height: Float, center: Vec2 = .zero, angle: Float = 0) -> ShapeGeometry {
         let hx = width / 2, hy = height / 2
-        let q = Rot(angle: angle)
+        let q = Rotation(angle: angle)
         let corners = [Vec2(-hx, -hy), Vec2(-hx, hy), Vec2(hx, hy), Vec2(hx, -hy)].map { center + q.rotate($0) }
         return .polygon(ConvexPolygon(uncheckedVertices: corners))
     }
@@ -28,7 +28,7 @@ public enum ShapeGeometry: Equatable, Sendable {
 ///
 /// Winding: vertices run clockwise in the usual y-up maths sense, which is counter-clockwise as seen on a y-down
 /// screen (UIKit's convention for `collisionBoundingPath`). Edge `i` runs from vertex `i` to `i + 1` and its outward
-/// normal is `(-dy, dx)` normalised.
+/// normal is `(-dy, dx)` normalized.
 public struct ConvexPolygon: Equatable, Sendable {
     public private(set) var vertices: [Vec2]
     public private(set) var normals: [Vec2]

@@ -83,17 +83,17 @@ extension World {
     /// violent impact) are built here as scalar constraints, which every pass solves before the batches. With fewer
     /// contacts, every contact becomes a scalar constraint, in contact order.
     func prepareContacts(h: Float) {
-        constraints.removeAll(keepingCapacity: true)
-        wideContacts.removeAll(keepingCapacity: true)
+        contactSolver.scalar.removeAll(keepingCapacity: true)
+        contactSolver.wide.removeAll(keepingCapacity: true)
         let soft = contactSoftness(h: h)
-        if contacts.count >= wideContactMinimum {
+        if contactStore.contacts.count >= contactSolver.wideMinimum {
             colorContacts()
             buildWideContacts(overflowSoftness: soft)
             return
         }
         // One constraint per contact: sized for them at once, with an eighth to spare (not doubled by appending).
-        if constraints.capacity < contacts.count { constraints.reserveCapacity(contacts.count + contacts.count / 8) }
-        for k in 0..<contacts.count { constraints.append(scalarConstraint(contact: k, soft: soft)) }
+        if contactSolver.scalar.capacity < contactStore.contacts.count { contactSolver.scalar.reserveCapacity(contactStore.contacts.count + contactStore.contacts.count / 8) }
+        for k in 0..<contactStore.contacts.count { contactSolver.scalar.append(scalarConstraint(contact: k, soft: soft)) }
     }
 
     /// The scalar constraint of contact `k` (`soft`: `contactSoftness` at this substep).
@@ -101,7 +101,7 @@ extension World {
         let pos = bodies.position.base, invMass = bodies.invMass.base, invI = bodies.invInertia.base
         let rot = bodies.rotation.base
         let awake = bodies.awakeCount
-        let c = contacts[k]
+        let c = contactStore.contacts[k]
         let sa = Int(bodies.slot[Int(c.bodyA)]), sb = Int(bodies.slot[Int(c.bodyB)])
         let mA = sa < awake ? invMass[sa] : 0, iA = sa < awake ? invI[sa] : 0
         let mB = sb < awake ? invMass[sb] : 0, iB = sb < awake ? invI[sb] : 0
@@ -144,7 +144,7 @@ extension World {
 
     func warmStartContacts() {
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
-        constraints.withUnsafeMutableBufferPointer { cs in
+        contactSolver.scalar.withUnsafeMutableBufferPointer { cs in
             guard let base = cs.baseAddress else { return }
             for ci in 0..<cs.count {
                 let c = base + ci
@@ -164,11 +164,13 @@ extension World {
         }
     }
 
-    func solveContacts(invH: Float, useBias: Bool) {
+    /// One solve or relax pass (`stage`) over the scalar contact constraints.
+    func solveContacts(invH: Float, _ stage: SolverStage) {
+        let useBias = stage.usesBias
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, pos = bodies.position.base
         let rot = bodies.rotation.base
         let maxPush = settings.contactPushMaxVelocity
-        constraints.withUnsafeMutableBufferPointer { cs in
+        contactSolver.scalar.withUnsafeMutableBufferPointer { cs in
             guard let base = cs.baseAddress else { return }
             for ci in 0..<cs.count {
                 let c = base + ci
@@ -259,7 +261,7 @@ extension World {
         guard bodies.anyRestitution else { return }
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
         let threshold = settings.restitutionThreshold
-        constraints.withUnsafeMutableBufferPointer { cs in
+        contactSolver.scalar.withUnsafeMutableBufferPointer { cs in
             for ci in 0..<cs.count where cs[ci].restitution > 0 {
                 restitute(&cs[ci], vel: vel, angVel: angVel, threshold: threshold)
             }
@@ -317,8 +319,8 @@ extension World {
 
     /// Copies accumulated impulses back into the persistent contacts for the next step's warm start.
     func storeContactImpulses() {
-        contacts.withUnsafeMutableBufferPointer { cb in
-            constraints.withUnsafeBufferPointer { cs in
+        contactStore.contacts.withUnsafeMutableBufferPointer { cb in
+            contactSolver.scalar.withUnsafeBufferPointer { cs in
                 for j in 0..<cs.count {
                     let k = Int(cs[j].contact)
                     cb[k].manifold.points.0.normalImpulse = cs[j].p0.normalImpulse
@@ -331,4 +333,39 @@ extension World {
             }
         }
     }
+}
+
+/// The step's contact constraints: the colored batches of four of the wide solver, the scalar constraints beside
+/// them, the coloring's scratch and the packed state of the contacts' bodies.
+@usableFromInline
+struct ContactSolverTables {
+    /// This step's contact constraints in colored batches of four (WideContacts.swift; empty: the scalar path),
+    /// with the coloring's scratch: color and contact per contact (after the build, each contact's batch << 2 |
+    /// lane or overflow constraint, which restitution reads), contacts by color, color ends, the colors
+    /// taken at each awake body (by entry); the bodies in packed-entry order (entry 0 is the padding lanes'), the body → entry
+    /// map (−1 outside a build) and the packed state, (vx, vy, ω, 0) and (x, y, cos, sin) per entry.
+    @usableFromInline var wide = StepTable<WideContactBatch>()
+    @usableFromInline var colored: [UInt64] = []
+    @usableFromInline var sorted: [Int32] = []
+    @usableFromInline var colorStart: [Int] = []
+    /// Where each color's batches end in `wideContacts` (colors without constraints left out).
+    @usableFromInline var colorEnds: [Int32] = []
+    @usableFromInline var bodyColors: [UInt64] = []
+    @usableFromInline var bodies: [Int32] = []
+    @usableFromInline var bodyEntry: [Int32] = []
+    @usableFromInline var velocity = Column<SIMD4<Float>>()
+    @usableFromInline var pose = Column<SIMD4<Float>>()
+    /// Below this many contact constraints the scalar path is cheaper than coloring and packing (tests set it to
+    /// compare the two paths).
+    @usableFromInline var wideMinimum = 16
+    /// Positions have moved since the packed poses were copied.
+    @usableFromInline var posesStale = true
+    /// This step's scalar contact constraints: every contact on the scalar path; beside `wideContacts`, only the
+    /// coloring's overflow.
+    @usableFromInline var scalar = StepTable<ContactConstraint>()
+    /// What the last broadphase borrowed of `wideContacts` (its cell slots) and `constraints` (its unswept
+    /// boxes), in elements of each: their tables are kept at least this large.
+    @usableFromInline var borrowedByBroadphase = (wide: 0, constraints: 0)
+
+    @usableFromInline init() {}
 }

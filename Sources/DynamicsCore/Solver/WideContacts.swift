@@ -70,7 +70,7 @@ private struct ContactLanes {
         /// past `awake`) keep zero inverse mass.
         @inline(__always) init(_ c: UnsafePointer<Contact>, index: Int, slotA sa: Int, slotB sb: Int,
                                entryA ea: Int32, entryB eb: Int32, awake: Int,
-                               pos: UnsafeMutablePointer<Vec2>, rot: UnsafeMutablePointer<Rot>,
+                               pos: UnsafeMutablePointer<Vec2>, rot: UnsafeMutablePointer<Rotation>,
                                invMass: UnsafeMutablePointer<Float>, invI: UnsafeMutablePointer<Float>) {
             constraint = Int32(index)
             entryA = ea; entryB = eb
@@ -168,37 +168,37 @@ extension World {
     /// entry on its first contact: `contactColored` holds color << 32 | contact per contact (`overflowColor`
     /// for a contact whose bodies have all 64 colors taken between them) and `contactBodies` the entries' slots.
     func colorContacts() {
-        let count = contacts.count
+        let count = contactStore.contacts.count
         let awake = bodies.awakeCount, slots = bodies.count
         // Colors in use per entry (awake bodies only): at most one entry per slot, and two per contact.
         let entryBound = Swift.min(2 * count, slots) + 1
-        if contactBodyColors.count < entryBound {
-            contactBodyColors.append(contentsOf: repeatElement(0, count: entryBound - contactBodyColors.count))
+        if contactSolver.bodyColors.count < entryBound {
+            contactSolver.bodyColors.append(contentsOf: repeatElement(0, count: entryBound - contactSolver.bodyColors.count))
         }
-        if contactBodyEntry.count < slots {
-            contactBodyEntry.append(contentsOf: repeatElement(-1, count: slots - contactBodyEntry.count))
+        if contactSolver.bodyEntry.count < slots {
+            contactSolver.bodyEntry.append(contentsOf: repeatElement(-1, count: slots - contactSolver.bodyEntry.count))
         }
-        if contactColorStart.count < World.overflowColor + 2 {
-            contactColorStart = [Int](repeating: 0, count: World.overflowColor + 2)
+        if contactSolver.colorStart.count < World.overflowColor + 2 {
+            contactSolver.colorStart = [Int](repeating: 0, count: World.overflowColor + 2)
         }
-        contactColored.removeAll(keepingCapacity: true)
-        if contactColored.capacity < count { contactColored.reserveCapacity(count + count / 8) }
+        contactSolver.colored.removeAll(keepingCapacity: true)
+        if contactSolver.colored.capacity < count { contactSolver.colored.reserveCapacity(count + count / 8) }
         // Entry 0 is the padding lanes' zero entry; the bodies' entries follow.
-        contactBodies.removeAll(keepingCapacity: true)
-        contactBodies.append(-1)
+        contactSolver.bodies.removeAll(keepingCapacity: true)
+        contactSolver.bodies.append(-1)
         let slot = bodies.slot
-        contacts.withUnsafeBufferPointer { cs in
-            contactBodyColors.withUnsafeMutableBufferPointer { used in
-            contactBodyEntry.withUnsafeMutableBufferPointer { entry in
-            contactColorStart.withUnsafeMutableBufferPointer { start in
+        contactStore.contacts.withUnsafeBufferPointer { cs in
+            contactSolver.bodyColors.withUnsafeMutableBufferPointer { used in
+            contactSolver.bodyEntry.withUnsafeMutableBufferPointer { entry in
+            contactSolver.colorStart.withUnsafeMutableBufferPointer { start in
                 for c in 0..<start.count { start[c] = 0 }
                 /// The slot's entry, made on its first contact.
                 @inline(__always) func enter(_ slot: Int32) -> Int {
                     let e = entry[Int(slot)]
                     if e >= 0 { return Int(e) }
-                    let fresh = contactBodies.count
+                    let fresh = contactSolver.bodies.count
                     entry[Int(slot)] = Int32(fresh)
-                    contactBodies.append(slot)
+                    contactSolver.bodies.append(slot)
                     used[fresh] = 0
                     return fresh
                 }
@@ -209,7 +209,7 @@ extension World {
                     if Int(sa) < awake { taken |= used[ea] }
                     if Int(sb) < awake { taken |= used[eb] }
                     guard taken != .max else {
-                        contactColored.append(UInt64(World.overflowColor) << 32 | UInt64(k))
+                        contactSolver.colored.append(UInt64(World.overflowColor) << 32 | UInt64(k))
                         start[World.overflowColor + 1] += 1
                         continue
                     }
@@ -217,7 +217,7 @@ extension World {
                     let bit: UInt64 = 1 << UInt64(c)
                     if Int(sa) < awake { used[ea] |= bit }
                     if Int(sb) < awake { used[eb] |= bit }
-                    contactColored.append(UInt64(c) << 32 | UInt64(k))
+                    contactSolver.colored.append(UInt64(c) << 32 | UInt64(k))
                     start[c + 1] += 1
                 }
             }
@@ -232,38 +232,38 @@ extension World {
     /// substep). Afterwards `contactColored[k]` holds contact k's place, batch << 2 | lane, or `overflowPlace` |
     /// its index in `constraints` (restitution reads them in contact order).
     func buildWideContacts(overflowSoftness: (contact: Softness, static: Softness)) {
-        sortByColor(contactColored, into: &contactSorted, colorStart: &contactColorStart)
+        sortByColor(contactSolver.colored, into: &contactSolver.sorted, colorStart: &contactSolver.colorStart)
         // `contactColorStart[c]` now holds the end of color c.
-        contactVelocity.reserve(contactBodies.count, count: 0)
-        contactPose.reserve(contactBodies.count, count: 0)
-        contactVelocity.base[0] = .zero
-        contactPose.base[0] = SIMD4(0, 0, 1, 0)
-        wideContactPosesStale = true
+        contactSolver.velocity.reserve(contactSolver.bodies.count, count: 0)
+        contactSolver.pose.reserve(contactSolver.bodies.count, count: 0)
+        contactSolver.velocity.base[0] = .zero
+        contactSolver.pose.base[0] = SIMD4(0, 0, 1, 0)
+        contactSolver.posesStale = true
         // Sized for this step's batches at once (a quarter of each color, rounded up), with an eighth to spare.
         var batchCount = 0, colorStart = 0
         for color in 0..<World.overflowColor {
-            let end = contactColorStart[color]
+            let end = contactSolver.colorStart[color]
             batchCount += (end - colorStart + 3) / 4
             colorStart = end
         }
-        if wideContacts.capacity < batchCount { wideContacts.reserveCapacity(batchCount + batchCount / 8) }
+        if contactSolver.wide.capacity < batchCount { contactSolver.wide.reserveCapacity(batchCount + batchCount / 8) }
         // Each batch is written in place (appending one by one copies each 672-byte batch through the stack).
-        let firstBatch = wideContacts.count
-        let batchOut = wideContacts.extend(by: batchCount)
-        wideContactColorEnds.removeAll(keepingCapacity: true)
+        let firstBatch = contactSolver.wide.count
+        let batchOut = contactSolver.wide.extend(by: batchCount)
+        contactSolver.colorEnds.removeAll(keepingCapacity: true)
         let awake = bodies.awakeCount
         let slot = bodies.slot
         let pos = bodies.position.base, rot = bodies.rotation.base
         let invMass = bodies.invMass.base, invI = bodies.invInertia.base
         withUnsafeTemporaryAllocation(of: ContactLanes.Lane.self, capacity: 4) { lanesBuffer in
         let lane = lanesBuffer.baseAddress!
-        contacts.withUnsafeBufferPointer { cs in
-        contactBodyEntry.withUnsafeBufferPointer { entry in
-        contactSorted.withUnsafeBufferPointer { sorted in
-        contactColored.withUnsafeMutableBufferPointer { place in
+        contactStore.contacts.withUnsafeBufferPointer { cs in
+        contactSolver.bodyEntry.withUnsafeBufferPointer { entry in
+        contactSolver.sorted.withUnsafeBufferPointer { sorted in
+        contactSolver.colored.withUnsafeMutableBufferPointer { place in
             var k = 0, built = 0
             for color in 0..<World.overflowColor {
-                let end = contactColorStart[color]
+                let end = contactSolver.colorStart[color]
                 while k < end {
                     let lanes = Swift.min(4, end - k)
                     let index = firstBatch + built
@@ -281,16 +281,16 @@ extension World {
                     (batchOut + built).initialize(to: ContactLanes(lanes: lane).batch())
                     built += 1
                 }
-                if firstBatch + built > Int(wideContactColorEnds.last ?? 0) {
-                    wideContactColorEnds.append(Int32(firstBatch + built))
+                if firstBatch + built > Int(contactSolver.colorEnds.last ?? 0) {
+                    contactSolver.colorEnds.append(Int32(firstBatch + built))
                 }
             }
             assert(built == batchCount, "built \(built) contact batches where \(batchCount) were counted")
             // The overflow, in contact order.
-            while k < contactColorStart[World.overflowColor] {
+            while k < contactSolver.colorStart[World.overflowColor] {
                 let ci = Int(sorted[k])
-                place[ci] = World.overflowPlace | UInt64(constraints.count)
-                constraints.append(scalarConstraint(contact: ci, soft: overflowSoftness))
+                place[ci] = World.overflowPlace | UInt64(contactSolver.scalar.count)
+                contactSolver.scalar.append(scalarConstraint(contact: ci, soft: overflowSoftness))
                 k += 1
             }
         }
@@ -306,8 +306,8 @@ extension World {
 
     /// Clears the body → entry map where this step set it (the entries themselves stay in `contactBodies`).
     private func resetContactBodyEntries() {
-        contactBodyEntry.withUnsafeMutableBufferPointer { entry in
-            for slot in contactBodies where slot >= 0 { entry[Int(slot)] = -1 }
+        contactSolver.bodyEntry.withUnsafeMutableBufferPointer { entry in
+            for slot in contactSolver.bodies where slot >= 0 { entry[Int(slot)] = -1 }
         }
     }
 
@@ -318,9 +318,9 @@ extension World {
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
         let threshold = settings.restitutionThreshold
         let slot = bodies.slot
-        contacts.withUnsafeBufferPointer { cs in
-        contactColored.withUnsafeBufferPointer { place in
-        wideContacts.withUnsafeMutableBufferPointer { batches in
+        contactStore.contacts.withUnsafeBufferPointer { cs in
+        contactSolver.colored.withUnsafeBufferPointer { place in
+        contactSolver.wide.withUnsafeMutableBufferPointer { batches in
             for k in 0..<cs.count where cs[k].restitution > 0 {
                 let m = cs[k].manifold
                 // Only points that approached fast enough bounce (`restitute` tests the same).
@@ -328,7 +328,7 @@ extension World {
                         || (m.pointCount == 2 && m.points.1.relativeVelocity <= -threshold) else { continue }
                 if place[k] & World.overflowPlace != 0 {
                     let j = Int(truncatingIfNeeded: place[k] & ~World.overflowPlace)
-                    constraints.withUnsafeMutableBufferPointer { restitute(&$0[j], vel: vel, angVel: angVel, threshold: threshold) }
+                    contactSolver.scalar.withUnsafeMutableBufferPointer { restitute(&$0[j], vel: vel, angVel: angVel, threshold: threshold) }
                     continue
                 }
                 let b = Int(place[k] >> 2), l = Int(place[k] & 3)
@@ -367,8 +367,8 @@ extension World {
     /// The wide batches' impulses back into the contacts for the next step's warm start (a one-point contact's
     /// second point gets zeros, as from a scalar constraint).
     func storeWideContactImpulses() {
-        contacts.withUnsafeMutableBufferPointer { cs in
-            for b in wideContacts {
+        contactStore.contacts.withUnsafeMutableBufferPointer { cs in
+            for b in contactSolver.wide {
                 for l in 0..<4 where b.constraint[l] >= 0 {
                     let c = Int(b.constraint[l])
                     let two = cs[c].manifold.pointCount == 2
@@ -383,22 +383,23 @@ extension World {
         }
     }
 
-    /// The warm start (`warmStart`) or one solve pass of every wide batch, between copying the bodies into the
+    /// The warm start or one solve or relax pass (`stage`) of every wide batch, between copying the bodies into the
     /// packed state and the awake ones' velocities back. `load` false: the packed velocities are the bodies'
     /// already (nothing changed them since the last pass stored or loaded them); `store` false: the next pass runs
     /// before anything else reads or changes the velocities, and stores them. `soft`: `contactSoftness` at this
     /// substep.
-    func runWideContacts(warmStart: Bool, invH: Float, useBias: Bool, soft: (contact: Softness, static: Softness),
+    func runWideContacts(_ stage: SolverStage, invH: Float, soft: (contact: Softness, static: Softness),
                          load: Bool = true, store: Bool = true) {
-        guard !wideContacts.isEmpty else { return }
+        guard !contactSolver.wide.isEmpty else { return }
+        let warmStart = stage == .warmStart
         typealias V = SIMD4<Float>
         let pos = bodies.position.base, rot = bodies.rotation.base
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
         let awake = Int32(bodies.awakeCount)
-        let packedVel = UnsafeMutableRawPointer(contactVelocity.base), packedPose = UnsafeMutableRawPointer(contactPose.base)
-        let copyPoses = wideContactPosesStale && !warmStart
-        if copyPoses { wideContactPosesStale = false }
-        if load || copyPoses { contactBodies.withUnsafeBufferPointer { list in
+        let packedVel = UnsafeMutableRawPointer(contactSolver.velocity.base), packedPose = UnsafeMutableRawPointer(contactSolver.pose.base)
+        let copyPoses = contactSolver.posesStale && !warmStart
+        if copyPoses { contactSolver.posesStale = false }
+        if load || copyPoses { contactSolver.bodies.withUnsafeBufferPointer { list in
             for e in 1..<list.count {
                 let s = Int(list[e])
                 if load {
@@ -411,13 +412,13 @@ extension World {
                 }
             }
         } }
-        wideContacts.withUnsafeMutableBufferPointer { batches in
-            wideContactColorEnds.withUnsafeBufferPointer { ends in
+        contactSolver.wide.withUnsafeMutableBufferPointer { batches in
+            contactSolver.colorEnds.withUnsafeBufferPointer { ends in
                 var pass = dk_contact_pass(
                     batches: batches.baseAddress, colorEnds: ends.baseAddress, colorCount: ends.count,
                     velocity: packedVel.assumingMemoryBound(to: Float.self),
                     pose: UnsafePointer(packedPose.assumingMemoryBound(to: Float.self)),
-                    warmStart: warmStart ? 1 : 0, useBias: useBias ? 1 : 0,
+                    warmStart: warmStart ? 1 : 0, useBias: stage.usesBias ? 1 : 0,
                     invH: invH, maxPush: settings.contactPushMaxVelocity,
                     biasRate: soft.contact.biasRate, massScale: soft.contact.massScale,
                     impulseScale: soft.contact.impulseScale, staticBiasRate: soft.static.biasRate,
@@ -426,7 +427,7 @@ extension World {
             }
         }
         guard store else { return }
-        contactBodies.withUnsafeBufferPointer { list in
+        contactSolver.bodies.withUnsafeBufferPointer { list in
             for e in 1..<list.count where list[e] < awake {
                 let v = (packedVel + 16 &* e).load(as: V.self)
                 vel[Int(list[e])] = Vec2(v[0], v[1])

@@ -52,88 +52,88 @@ extension World {
     /// order) and the packed state of the rods' bodies. Runs after `prepareJoints` has filled slots and masses.
     func buildWideRods() {
         flushRodImpulses()
-        wideRods.removeAll(keepingCapacity: true)
-        centerRods.removeAll(keepingCapacity: true)
-        scalarJoints.removeAll(keepingCapacity: true)
-        rodColored.removeAll(keepingCapacity: true)
-        rodBodies.removeAll(keepingCapacity: true)
+        rodSolver.batches.removeAll(keepingCapacity: true)
+        rodSolver.centerBatches.removeAll(keepingCapacity: true)
+        rodSolver.scalarJoints.removeAll(keepingCapacity: true)
+        rodSolver.colored.removeAll(keepingCapacity: true)
+        rodSolver.bodies.removeAll(keepingCapacity: true)
         let awake = bodies.awakeCount
         var rods = 0
-        joints.withUnsafeBufferPointer { js in
-            for j in awakeJoints where World.isWideRod(js[Int(j)]) { rods += 1 }
+        jointStore.records.withUnsafeBufferPointer { js in
+            for j in jointStore.awake where World.isWideRod(js[Int(j)]) { rods += 1 }
         }
-        guard rods >= wideRodMinimum else {
-            scalarJoints.append(contentsOf: awakeJoints)
+        guard rods >= rodSolver.minimum else {
+            rodSolver.scalarJoints.append(contentsOf: jointStore.awake)
             return
         }
-        if rodBodyColors.count < awake {
-            rodBodyColors.append(contentsOf: repeatElement(0, count: awake - rodBodyColors.count))
-            rodBodyEntry.append(contentsOf: repeatElement(-1, count: awake - rodBodyEntry.count))
+        if rodSolver.bodyColors.count < awake {
+            rodSolver.bodyColors.append(contentsOf: repeatElement(0, count: awake - rodSolver.bodyColors.count))
+            rodSolver.bodyEntry.append(contentsOf: repeatElement(-1, count: awake - rodSolver.bodyEntry.count))
         }
-        if rodColorStart.count < 65 { rodColorStart = [Int](repeating: 0, count: 65) }
-        joints.withUnsafeBufferPointer { js in
-            rodBodyColors.withUnsafeMutableBufferPointer { used in
-            rodBodyEntry.withUnsafeMutableBufferPointer { entry in
-            rodColorStart.withUnsafeMutableBufferPointer { count in
+        if rodSolver.colorStart.count < 65 { rodSolver.colorStart = [Int](repeating: 0, count: 65) }
+        jointStore.records.withUnsafeBufferPointer { js in
+            rodSolver.bodyColors.withUnsafeMutableBufferPointer { used in
+            rodSolver.bodyEntry.withUnsafeMutableBufferPointer { entry in
+            rodSolver.colorStart.withUnsafeMutableBufferPointer { count in
                 for s in 0..<awake { used[s] = 0; entry[s] = -1 }
                 for c in 0..<65 { count[c] = 0 }
-                for j in awakeJoints {
+                for j in jointStore.awake {
                     let jr = js[Int(j)]
-                    guard World.isWideRod(jr) else { scalarJoints.append(j); continue }
+                    guard World.isWideRod(jr) else { rodSolver.scalarJoints.append(j); continue }
                     var taken: UInt64 = 0
                     if jr.slotA >= 0 { taken |= used[Int(jr.slotA)] }
                     if jr.slotB >= 0 { taken |= used[Int(jr.slotB)] }
-                    guard taken != .max else { scalarJoints.append(j); continue }
+                    guard taken != .max else { rodSolver.scalarJoints.append(j); continue }
                     let c = (~taken).trailingZeroBitCount
                     let bit: UInt64 = 1 << UInt64(c)
                     @inline(__always) func take(_ slot: Int32) {
                         guard slot >= 0 else { return }
                         used[Int(slot)] |= bit
                         if entry[Int(slot)] < 0 {
-                            entry[Int(slot)] = Int32(rodBodies.count)
-                            rodBodies.append(slot)
+                            entry[Int(slot)] = Int32(rodSolver.bodies.count)
+                            rodSolver.bodies.append(slot)
                         }
                     }
                     take(jr.slotA)
                     take(jr.slotB)
-                    rodColored.append(UInt64(c) << 32 | UInt64(UInt32(bitPattern: j)))
+                    rodSolver.colored.append(UInt64(c) << 32 | UInt64(UInt32(bitPattern: j)))
                     count[c + 1] += 1
                 }
             }
             }
             }
         }
-        guard !rodColored.isEmpty else { return }
-        sortByColor(rodColored, into: &rodSorted, colorStart: &rodColorStart)
+        guard !rodSolver.colored.isEmpty else { return }
+        sortByColor(rodSolver.colored, into: &rodSolver.sorted, colorStart: &rodSolver.colorStart)
         // `rodColorStart[c]` now holds the end of color c. Within a color, the center rods and the others are
         // cut into batches of their own (first all center batches, then the others: any order of batches is a
         // Gauss–Seidel order, as no two lanes of a color share a body). Packed entries: the rods' awake bodies
         // first, then one per fixed side of every lane (padding lanes included), in batch order.
-        let js = joints
+        let js = jointStore.records
         var centerCount = 0, otherCount = 0
         var start = 0
         for c in 0..<64 {
-            let end = rodColorStart[c]
+            let end = rodSolver.colorStart[c]
             var center = 0
-            for k in start..<end where World.isCenterRod(js[Int(rodSorted[k])]) { center += 1 }
+            for k in start..<end where World.isCenterRod(js[Int(rodSolver.sorted[k])]) { center += 1 }
             centerCount += (center + 3) / 4
             otherCount += (end - start - center + 3) / 4
             start = end
         }
-        let entryCount = rodBodies.count + 8 * (centerCount + otherCount)
-        wideRodGeometryStale = true
-        rodVelocity.reserve(entryCount, count: 0)
-        rodPose.reserve(entryCount, count: 0)
+        let entryCount = rodSolver.bodies.count + 8 * (centerCount + otherCount)
+        rodSolver.geometryStale = true
+        rodSolver.velocity.reserve(entryCount, count: 0)
+        rodSolver.pose.reserve(entryCount, count: 0)
         typealias V = SIMD4<Float>
-        let vel = rodVelocity.base, pose = rodPose.base
-        var nextFixed = rodBodies.count
+        let vel = rodSolver.velocity.base, pose = rodSolver.pose.base
+        var nextFixed = rodSolver.bodies.count
         /// One lane's values; a padding lane has two fixed points 1 apart, no mass and rest length 1.
         struct Lane {
             var joint: Int32 = -1, entryA: Int32 = 0, entryB: Int32 = 0
             var localA = Vec2.zero, localB = Vec2.zero
             var mA: Float = 0, iA: Float = 0, mB: Float = 0, iB: Float = 0, length: Float = 1, impulse: Float = 0
         }
-        @inline(__always) func fixedEntry(_ p: Vec2, _ q: Rot) -> Int32 {
+        @inline(__always) func fixedEntry(_ p: Vec2, _ q: Rotation) -> Int32 {
             vel[nextFixed] = .zero
             pose[nextFixed] = V(p.x, p.y, q.c, q.s)
             nextFixed += 1
@@ -152,9 +152,9 @@ extension World {
             lane.localA = jr.localA; lane.localB = jr.localB
             lane.mA = jr.mA; lane.iA = jr.iA; lane.mB = jr.mB; lane.iB = jr.iB
             lane.length = jr.length; lane.impulse = jr.axialImpulse
-            lane.entryA = jr.slotA >= 0 ? rodBodyEntry[Int(jr.slotA)] : fixedEntry(jr.fixedPosA, jr.fixedRotA)
+            lane.entryA = jr.slotA >= 0 ? rodSolver.bodyEntry[Int(jr.slotA)] : fixedEntry(jr.fixedPosA, jr.fixedRotA)
             if jr.slotB >= 0 {
-                lane.entryB = rodBodyEntry[Int(jr.slotB)]
+                lane.entryB = rodSolver.bodyEntry[Int(jr.slotB)]
             } else if center && jr.bodyB < 0 {
                 lane.entryB = fixedEntry(jr.localB, .identity)
             } else {
@@ -175,16 +175,16 @@ extension World {
         }
         start = 0
         for c in 0..<64 {
-            let end = rodColorStart[c]
+            let end = rodSolver.colorStart[c]
             centerLanes.removeAll(keepingCapacity: true)
             otherLanes.removeAll(keepingCapacity: true)
             for k in start..<end {
-                let j = Int(rodSorted[k])
+                let j = Int(rodSolver.sorted[k])
                 if World.isCenterRod(js[j]) { centerLanes.append(j) } else { otherLanes.append(j) }
             }
             start = end
             quads(centerLanes, center: true) { l0, l1, l2, l3 in
-                centerRods.append(CenterRodBatch(
+                rodSolver.centerBatches.append(CenterRodBatch(
                     entryA: SIMD4(l0.entryA, l1.entryA, l2.entryA, l3.entryA),
                     entryB: SIMD4(l0.entryB, l1.entryB, l2.entryB, l3.entryB),
                     joint: SIMD4(l0.joint, l1.joint, l2.joint, l3.joint),
@@ -194,7 +194,7 @@ extension World {
                     ax: .zero, ay: .zero, axialMass: .zero, error: .zero))
             }
             quads(otherLanes, center: false) { l0, l1, l2, l3 in
-                wideRods.append(WideRodBatch(
+                rodSolver.batches.append(WideRodBatch(
                     entryA: SIMD4(l0.entryA, l1.entryA, l2.entryA, l3.entryA),
                     entryB: SIMD4(l0.entryB, l1.entryB, l2.entryB, l3.entryB),
                     joint: SIMD4(l0.joint, l1.joint, l2.joint, l3.joint),
@@ -214,36 +214,37 @@ extension World {
     /// Writes the batches' impulses into the joint records if they are newer: before the batches are rebuilt (they
     /// are read back from the records) and before a joint's record is freed for reuse.
     func flushRodImpulses() {
-        guard rodImpulsesPending else { return }
-        rodImpulsesPending = false
+        guard rodSolver.impulsesPending else { return }
+        rodSolver.impulsesPending = false
         storeWideRodImpulses()
     }
 
     /// The wide batches' impulses back into the joint records (for the next step's warm start).
     func storeWideRodImpulses() {
-        joints.withUnsafeMutableBufferPointer { js in
-            for b in centerRods {
+        jointStore.records.withUnsafeMutableBufferPointer { js in
+            for b in rodSolver.centerBatches {
                 for l in 0..<4 where b.joint[l] >= 0 { js[Int(b.joint[l])].axialImpulse = b.impulse[l] }
             }
-            for b in wideRods {
+            for b in rodSolver.batches {
                 for l in 0..<4 where b.joint[l] >= 0 { js[Int(b.joint[l])].axialImpulse = b.impulse[l] }
             }
         }
     }
 
-    /// Warm start or one solve pass of every wide batch, between copying the rods' awake bodies into the packed
+    /// The warm start or one solve or relax pass (`stage`) of every wide batch, between copying the rods' awake bodies into the packed
     /// state and their velocities back. When rods are all there is to solve (`rodsAlone`), nothing touches the
     /// velocities between the warm start and the solve pass, nor between the solve pass and the relax pass (the
     /// position update reads them only), so those copies are skipped: `copyIn` and `copyOut` say which are needed.
-    func runWideRods(warmStart: Bool, soft: Softness, useBias: Bool, copyIn: Bool, copyOut: Bool) {
-        guard !wideRods.isEmpty || !centerRods.isEmpty else { return }
+    func runWideRods(_ stage: SolverStage, soft: Softness, copyIn: Bool, copyOut: Bool) {
+        guard !rodSolver.batches.isEmpty || !rodSolver.centerBatches.isEmpty else { return }
+        let warmStart = stage == .warmStart, useBias = stage.usesBias
         typealias V = SIMD4<Float>
         let pos = bodies.position.base, rot = bodies.rotation.base
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
-        let packedVel = UnsafeMutableRawPointer(rodVelocity.base), packedPose = UnsafeMutableRawPointer(rodPose.base)
-        let copyPoses = wideRodGeometryStale
+        let packedVel = UnsafeMutableRawPointer(rodSolver.velocity.base), packedPose = UnsafeMutableRawPointer(rodSolver.pose.base)
+        let copyPoses = rodSolver.geometryStale
         if copyIn && copyPoses {
-            rodBodies.withUnsafeBufferPointer { list in
+            rodSolver.bodies.withUnsafeBufferPointer { list in
                 for (e, slot) in list.enumerated() {
                     let s = Int(slot), v = vel[s], p = pos[s], q = rot[s]
                     (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
@@ -251,14 +252,14 @@ extension World {
                 }
             }
         } else if copyIn {
-            rodBodies.withUnsafeBufferPointer { list in
+            rodSolver.bodies.withUnsafeBufferPointer { list in
                 for (e, slot) in list.enumerated() {
                     let s = Int(slot), v = vel[s]
                     (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
                 }
             }
         } else if copyPoses {
-            rodBodies.withUnsafeBufferPointer { list in
+            rodSolver.bodies.withUnsafeBufferPointer { list in
                 for (e, slot) in list.enumerated() {
                     let s = Int(slot), p = pos[s], q = rot[s]
                     (packedPose + 16 &* e).storeBytes(of: V(p.x, p.y, q.c, q.s), as: V.self)
@@ -267,10 +268,10 @@ extension World {
         }
         // The geometry depends on positions only: it is computed in its own sweep (independent batches, which the
         // processor overlaps) when positions have moved, and shared by the passes in between.
-        let geometry = wideRodGeometryStale
-        wideRodGeometryStale = false
-        centerRods.withUnsafeMutableBufferPointer { center in
-        wideRods.withUnsafeMutableBufferPointer { general in
+        let geometry = rodSolver.geometryStale
+        rodSolver.geometryStale = false
+        rodSolver.centerBatches.withUnsafeMutableBufferPointer { center in
+        rodSolver.batches.withUnsafeMutableBufferPointer { general in
             var pass = dk_rod_pass(
                 center: center.baseAddress, centerCount: center.count, general: general.baseAddress,
                 generalCount: general.count,
@@ -283,7 +284,7 @@ extension World {
         }
         }
         guard copyOut else { return }
-        rodBodies.withUnsafeBufferPointer { list in
+        rodSolver.bodies.withUnsafeBufferPointer { list in
             for (e, slot) in list.enumerated() {
                 let v = (packedVel + 16 &* e).load(as: V.self)
                 vel[Int(slot)] = Vec2(v[0], v[1])
@@ -291,4 +292,39 @@ extension World {
             }
         }
     }
+}
+
+/// The step's rigid distance joints as the wide solver holds them: colored batches of four, the joints solved one
+/// by one, the coloring's scratch and the packed state of the rods' bodies.
+@usableFromInline
+struct WideRodSolver {
+    /// This step's rigid distance joints in colored batches of four, and the awake joints solved one by one
+    /// (WideJoints.swift); with the coloring's scratch: color and joint per rod, rods by color, color ends,
+    /// and the colors taken at each awake body.
+    @usableFromInline var batches: [WideRodBatch] = []
+    @usableFromInline var centerBatches: [CenterRodBatch] = []
+    @usableFromInline var scalarJoints: [Int32] = []
+    @usableFromInline var colored: [UInt64] = []
+    @usableFromInline var sorted: [Int32] = []
+    @usableFromInline var colorStart: [Int] = []
+    @usableFromInline var bodyColors: [UInt64] = []
+    /// The rods' awake bodies (slots) in packed-entry order, each awake body's entry (−1 if none), and the packed
+    /// state: velocities (vx, vy, ω, 0) and poses (x, y, cos, sin), the bodies' entries then one per fixed side.
+    @usableFromInline var bodies: [Int32] = []
+    @usableFromInline var bodyEntry: [Int32] = []
+    @usableFromInline var velocity = Column<SIMD4<Float>>()
+    @usableFromInline var pose = Column<SIMD4<Float>>()
+    /// Below this many rigid distance joints the scalar path is cheaper than packing their bodies' state (tests set
+    /// it to compare the two paths).
+    @usableFromInline var minimum = 16
+    /// Positions have moved since the wide rods' geometry was computed.
+    @usableFromInline var geometryStale = true
+    /// The wide rods' batches (`buildWideRods`) must be rebuilt: the awake joints or a joint's parameters changed.
+    @usableFromInline var layoutDirty = true
+    /// The wide rods' batches hold impulses the joint records do not have yet (`flushRodImpulses`).
+    @usableFromInline var impulsesPending = false
+    /// This step's constraints are wide rods only (and warm starting is on): see `runWideRods`.
+    @usableFromInline var alone = false
+
+    @usableFromInline init() {}
 }

@@ -30,13 +30,13 @@ import DynamicsSIMD
 extension World {
     /// Whether this step can run as the free-motion pass; compiles its fields into `freeFields` if so.
     func prepareFreeMotion() -> Bool {
-        guard !classActive.contains(true) else { return false }
-        if awakeJointsDirty { refreshAwakeJoints() }
-        guard awakeJoints.isEmpty, contacts.isEmpty else { return false }
-        freeFields.base.deinitialize(count: freeFieldCount)
-        freeFieldCount = 0
+        guard !collisionFilter.classActive.contains(true) else { return false }
+        if jointStore.awakeDirty { refreshAwakeJoints() }
+        guard jointStore.awake.isEmpty, contactStore.contacts.isEmpty else { return false }
+        freeMotion.fields.base.deinitialize(count: freeMotion.fieldCount)
+        freeMotion.fieldCount = 0
         var previous: dk_free_field?
-        for record in fields {
+        for record in fieldStore.records {
             guard record.coversAll, record.bodySetVersion == bodySetVersion, record.region.isInfinite else { return false }
             let def = record.def
             let falloff: Int
@@ -62,8 +62,8 @@ extension World {
             let dir = 100 * def.strength * def.direction
             let f = dk_free_field(kind: Int32(kind.rawValue), falloff: Int32(falloff), sameCenter: same ? 1 : 0,
                                   cx: c.x, cy: c.y, k: k, kx: dir.x, ky: dir.y, minR: minR, invMinR: 1 / minR)
-            freeFields.append(f, count: freeFieldCount)
-            freeFieldCount += 1
+            freeMotion.fields.append(f, count: freeMotion.fieldCount)
+            freeMotion.fieldCount += 1
             previous = f
         }
         compileFreeProgram()
@@ -74,8 +74,8 @@ extension World {
     /// vortex about one point, the fields with falloff 1 or 2 sharing one minimum radius and those with falloff −1
     /// another (their coefficients summed per falloff); else the general loop.
     func compileFreeProgram() {
-        let list = UnsafeBufferPointer(start: freeFields.base, count: freeFieldCount)
-        guard let first = list.first else { freeProgram = .none; return }
+        let list = UnsafeBufferPointer(start: freeMotion.fields.base, count: freeMotion.fieldCount)
+        guard let first = list.first else { freeMotion.program = .none; return }
         var c = dk_free_central()
         c.cx = first.cx
         c.cy = first.cy
@@ -84,16 +84,16 @@ extension World {
         let radialKind = Int32(FreeFieldKind.radial.rawValue), vortexKind = Int32(FreeFieldKind.vortex.rawValue)
         for f in list {
             guard f.kind == radialKind || f.kind == vortexKind, f.cx == first.cx, f.cy == first.cy else {
-                freeProgram = .general
+                freeMotion.program = .general
                 return
             }
             if f.falloff == 1 || f.falloff == 2 {
-                if let m = inverseMin, m != f.minR { freeProgram = .general; return }
+                if let m = inverseMin, m != f.minR { freeMotion.program = .general; return }
                 inverseMin = f.minR
                 c.invMinR = f.invMinR
                 c.invMinR2 = f.invMinR * f.invMinR
             } else if f.falloff == -1 {
-                if let m = plainMin, m != f.minR { freeProgram = .general; return }
+                if let m = plainMin, m != f.minR { freeMotion.program = .general; return }
                 plainMin = f.minR
                 c.minR = f.minR
             }
@@ -105,8 +105,8 @@ extension World {
             default: mask |= 8; if radial { c.am += f.k } else { c.bm += f.k }
             }
         }
-        freeCentral = c
-        freeProgram = .central(mask)
+        freeMotion.central = c
+        freeMotion.program = .central(mask)
     }
 
     /// Turns a body through the substeps (torque, angular damping, rotation); the scalar part of both
@@ -131,7 +131,7 @@ extension World {
     func freeMotionPass(dt: Float, h: Float, substeps: Int) -> Bool {
         guard bodies.awakeCount > 0 else { return false }
         let b = bodies
-        let fieldList = UnsafeBufferPointer(start: freeFields.base, count: freeFieldCount)
+        let fieldList = UnsafeBufferPointer(start: freeMotion.fields.base, count: freeMotion.fieldCount)
         let springs = fieldList.contains { $0.kind == Int32(FreeFieldKind.spring.rawValue) }
         let lin = settings.sleepLinearVelocity, ang = settings.sleepAngularVelocity
         let window = settings.timeToSleep
@@ -141,7 +141,7 @@ extension World {
         func raw(_ p: UnsafeMutablePointer<Vec2>) -> UnsafeMutablePointer<Float> {
             UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
         }
-        func raw(_ p: UnsafeMutablePointer<Rot>) -> UnsafeMutablePointer<Float> {
+        func raw(_ p: UnsafeMutablePointer<Rotation>) -> UnsafeMutablePointer<Float> {
             UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
         }
         var spinContext = FreeSpinContext(world: self, h: h, substeps: substeps)
@@ -157,16 +157,16 @@ extension World {
             p.decay = b.freeDecay.base.map { UnsafePointer($0) }; p.gain = b.freeGain.base.map { UnsafePointer($0) }
             p.positionGain = b.freePositionGain.base.map { UnsafePointer($0) }
             p.count = b.awakeCount
-            p.central = freeCentral
-            switch freeProgram {
+            p.central = freeMotion.central
+            switch freeMotion.program {
             case .none: p.program = 0
             case .central(let mask): p.program = 1; p.central.mask = Int32(mask)
             case .general: p.program = 2
             }
             // Without gravity, constant forces, torques, spring fields or linear damping (a field swarm), the
             // kernel has none of their tests or loads, and every body shares one set of integration terms.
-            p.perBody = gravityInUse || forceInUse || torqueInUse || springs || linearDampingInUse ? 1 : 0
-            p.gravityOn = gravityInUse ? 1 : 0; p.forceOn = forceInUse ? 1 : 0
+            p.perBody = freeMotion.gravityInUse || forceInUse || torqueInUse || springs || linearDampingInUse ? 1 : 0
+            p.gravityOn = freeMotion.gravityInUse ? 1 : 0; p.forceOn = forceInUse ? 1 : 0
             p.torqueOn = torqueInUse ? 1 : 0; p.springs = springs ? 1 : 0
             p.dampingOn = linearDampingInUse ? 1 : 0
             p.fields = fieldList.baseAddress
@@ -209,4 +209,24 @@ enum FreeProgram {
     /// k (bits 0, 1, 2) or −1 (bit 3).
     case central(UInt8)
     case general
+}
+
+/// What the free-motion pass (gravity, forces, fields, damping) keeps between steps: the damping terms' step,
+/// the compiled fields and how the pass evaluates them.
+@usableFromInline
+struct FreeMotionState {
+    @usableFromInline var dampingH: Float = 0
+    @usableFromInline var dampingSubsteps = 0
+    /// Set once any body has a non-zero gravity (never cleared): while false, the free-motion pass skips the column.
+    @usableFromInline var gravityInUse = false
+    /// The fields of the free-motion pass, compiled each step it runs (reused scratch; a raw column so the pass
+    /// reads it without a closure).
+    @usableFromInline var fields = Column<dk_free_field>()
+    @usableFromInline var fieldCount = 0
+    /// How the pass evaluates `freeFields`, and the combined coefficients of the central form (its `mask` is
+    /// `freeProgram`'s, filled in when the pass runs).
+    @usableFromInline var program = FreeProgram.none
+    @usableFromInline var central = dk_free_central()
+
+    @usableFromInline init() {}
 }

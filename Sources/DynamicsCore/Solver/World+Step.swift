@@ -41,7 +41,7 @@ extension World {
 
         bodiesFallenAsleep.removeAll(keepingCapacity: true)
         if ready && settings.sleepingEnabled { putRestingIslandsToSleep() }
-        if awakeJointsDirty { refreshAwakeJoints() }
+        if jointStore.awakeDirty { refreshAwakeJoints() }
         releaseUnusedScratch()
         finish(.islands)
 
@@ -69,16 +69,16 @@ extension World {
     /// factors of a new substep length.
     func applyForces(dt: Float, substeps: Int, h: Float, free: Bool) {
         if free {
-            fieldTime += dt
-            fieldsActive = false
-            hasVelocityOverride = false
+            fieldStore.time += dt
+            fieldStore.active = false
+            fieldStore.hasVelocityOverride = false
         } else {
             applyFields(dt: dt, substeps: substeps)
             foldFieldAcceleration()
         }
-        if h != dampingH || substeps != dampingSubsteps {
-            dampingH = h
-            dampingSubsteps = substeps
+        if h != freeMotion.dampingH || substeps != freeMotion.dampingSubsteps {
+            freeMotion.dampingH = h
+            freeMotion.dampingSubsteps = substeps
             updateAllDampingFactors()
         }
     }
@@ -86,13 +86,13 @@ extension World {
     /// The solve stage: the substepped solve, the speed limits, the continuous pass against static shapes and the
     /// rest test. Returns whether the awake bodies may be tested for sleep.
     func solveStage(dt: Float, h: Float, substeps: Int) -> Bool {
-        if awakeJointsDirty { refreshAwakeJoints() }
+        if jointStore.awakeDirty { refreshAwakeJoints() }
         let continuous = prepareContinuous(dt: dt)
         solve(h: h, substeps: substeps)
         unfoldFieldAcceleration()
         limitSpeeds()
         if continuous { solveContinuous() }
-        if awakeJointsDirty { refreshAwakeJoints() }
+        if jointStore.awakeDirty { refreshAwakeJoints() }
         return restTest(dt: dt)
     }
 
@@ -118,12 +118,12 @@ extension World {
     /// reallocates and a count must halve before its table shrinks. Pairs, the broadphase's candidates and the
     /// coloring's lists, which grow by appending, are given back below a quarter of their capacity.
     func releaseUnusedScratch() {
-        if bodies.awakeCount == 0 && awakeJoints.isEmpty { releaseScratchAtRest(); return }
+        if bodies.awakeCount == 0 && jointStore.awake.isEmpty { releaseScratchAtRest(); return }
         @inline(__always) func spare(_ n: Int) -> Int { n + n / 8 }
         @inline(__always) func oversized(_ capacity: Int, need: Int, floor: Int) -> Bool {
             capacity > floor && capacity > 2 * spare(need)
         }
-        let used = contacts.count, pairCount = pairs.count
+        let used = contactStore.contacts.count, pairCount = broadphase.pairs.count
         /// Moves a live list into a buffer of `capacity`.
         @inline(__always) func refit<T>(_ a: inout [T], capacity: Int) {
             var fresh: [T] = []
@@ -132,36 +132,36 @@ extension World {
             a = fresh
         }
         // The contacts are live: copied into a table sized as the narrowphase sizes them.
-        if oversized(contacts.capacity, need: Swift.max(used, pairCount), floor: 4096) {
-            refit(&contacts, capacity: spare(Swift.max(used, pairCount)))
+        if oversized(contactStore.contacts.capacity, need: Swift.max(used, pairCount), floor: 4096) {
+            refit(&contactStore.contacts, capacity: spare(Swift.max(used, pairCount)))
         }
-        if oversized(contactHistory.capacity, need: used, floor: 4096) { contactHistory = [] }
+        if oversized(contactStore.history.capacity, need: used, floor: 4096) { contactStore.history = [] }
         // These two also hold the broadphase's scratch (`StepTable.borrowBytes`).
-        if oversized(constraints.capacity, need: Swift.max(constraints.count, broadphaseBorrowed.constraints), floor: 4096) { constraints.release() }
-        if oversized(wideContacts.capacity, need: Swift.max(used / 4 + 64, broadphaseBorrowed.wide), floor: 1024) { wideContacts.release() }
-        if oversized(cellEntries.capacity, need: cellEntries.count, floor: 4096) { cellEntries = [] }
-        if contactColored.capacity > 4096 && used * 4 < contactColored.capacity { contactColored = [] }
-        if contactSorted.count > 4096 && used * 4 < contactSorted.count { contactSorted = [] }
-        if contactBodyColors.count > 4096 && used * 8 < contactBodyColors.count { contactBodyColors = [] }
-        if pairs.capacity > 4096 && pairCount * 4 < pairs.capacity { pairs = []; pairReach = [] }
-        let candidateCount = candidates.count
-        if candidates.capacity > 4096 && candidateCount * 4 < candidates.capacity { refit(&candidates, capacity: spare(candidateCount)) }
-        if freshCandidates.capacity > 4096 && candidateCount * 4 < freshCandidates.capacity { freshCandidates = [] }
+        if oversized(contactSolver.scalar.capacity, need: Swift.max(contactSolver.scalar.count, contactSolver.borrowedByBroadphase.constraints), floor: 4096) { contactSolver.scalar.release() }
+        if oversized(contactSolver.wide.capacity, need: Swift.max(used / 4 + 64, contactSolver.borrowedByBroadphase.wide), floor: 1024) { contactSolver.wide.release() }
+        if oversized(broadphase.cellEntries.capacity, need: broadphase.cellEntries.count, floor: 4096) { broadphase.cellEntries = [] }
+        if contactSolver.colored.capacity > 4096 && used * 4 < contactSolver.colored.capacity { contactSolver.colored = [] }
+        if contactSolver.sorted.count > 4096 && used * 4 < contactSolver.sorted.count { contactSolver.sorted = [] }
+        if contactSolver.bodyColors.count > 4096 && used * 8 < contactSolver.bodyColors.count { contactSolver.bodyColors = [] }
+        if broadphase.pairs.capacity > 4096 && pairCount * 4 < broadphase.pairs.capacity { broadphase.pairs = []; broadphase.pairReach = [] }
+        let candidateCount = broadphase.candidates.count
+        if broadphase.candidates.capacity > 4096 && candidateCount * 4 < broadphase.candidates.capacity { refit(&broadphase.candidates, capacity: spare(candidateCount)) }
+        if broadphase.freshCandidates.capacity > 4096 && candidateCount * 4 < broadphase.freshCandidates.capacity { broadphase.freshCandidates = [] }
         // The kept grid's cells, sized by its last full search (kept, as the steps after search them).
-        if fatGrid.slots.capacity > 4096 && fatGrid.slots.count * 4 < fatGrid.slots.capacity {
-            refit(&fatGrid.slots, capacity: fatGrid.slots.count)
+        if broadphase.fatGrid.slots.capacity > 4096 && broadphase.fatGrid.slots.count * 4 < broadphase.fatGrid.slots.capacity {
+            refit(&broadphase.fatGrid.slots, capacity: broadphase.fatGrid.slots.count)
         }
-        if fatGrid.ends.capacity > 4096 && fatGrid.ends.count * 4 < fatGrid.ends.capacity {
-            refit(&fatGrid.ends, capacity: fatGrid.ends.count)
+        if broadphase.fatGrid.ends.capacity > 4096 && broadphase.fatGrid.ends.count * 4 < broadphase.fatGrid.ends.capacity {
+            refit(&broadphase.fatGrid.ends, capacity: broadphase.fatGrid.ends.count)
         }
         // This step's events are the caller's to read: a list a landing wave grew is copied into a small one.
         @inline(__always) func shrink<T>(_ a: inout [T]) {
             if a.capacity > 1024 && a.count * 4 < a.capacity { refit(&a, capacity: a.count) }
         }
         shrink(&contactBeganEvents); shrink(&contactEndedEvents); shrink(&bodiesFallenAsleep)
-        let entryCount = cellEntries.count + broadphaseBorrowed.wide * MemoryLayout<WideContactBatch>.stride / 4
-        if sortScratch.count > 4096 && (entryCount + pairCount) * 4 < sortScratch.count { sortScratch = [] }
-        if bucketCounts.count > 4096 && (entryCount + pairCount) * 16 < bucketCounts.count { bucketCounts = [] }
+        let entryCount = broadphase.cellEntries.count + contactSolver.borrowedByBroadphase.wide * MemoryLayout<WideContactBatch>.stride / 4
+        if broadphase.sortScratch.count > 4096 && (entryCount + pairCount) * 4 < broadphase.sortScratch.count { broadphase.sortScratch = [] }
+        if broadphase.bucketCounts.count > 4096 && (entryCount + pairCount) * 16 < broadphase.bucketCounts.count { broadphase.bucketCounts = [] }
     }
 
     /// With every body asleep or static, nothing the step computes per awake body or per contact is needed until
@@ -171,19 +171,19 @@ extension World {
     func releaseScratchAtRest() {
         /// Empties a list that is empty already (its capacity only).
         @inline(__always) func release<T>(_ a: inout [T]) { if a.capacity > 0 && a.isEmpty { a = [] } }
-        release(&contacts); release(&pendingEnded)
+        release(&contactStore.contacts); release(&pendingEnded)
         release(&contactBeganEvents); release(&contactEndedEvents); release(&bodiesFallenAsleep)
         // Per-step tables: the narrowphase's twin of the contact list and reference poses, this step's constraints (their impulses
         // are stored in the contacts), coloring, packed state, candidate pairs, cell entries, sort and island scratch.
-        contactHistory = []; constraints.release(); wideContacts.release(); contactColored = []; contactSorted = []; contactBodies = []
-        contactBodyColors = []; contactBodyEntry = []; wideContactColorEnds = []
-        contactVelocity.release(); contactPose.release()
-        referencePose.release(); referenceMoved.release(); referenceState.valid = false
-        pairs = []; pairReach = []; awakeOversize = []; wakeList = []
-        cellEntries = []; sortScratch = []; sortCounts = []; bucketCounts = []
-        candidates = []; freshCandidates = []; fatGrid = FatGrid()
-        fatBoxes.release()
-        unionParent = []; islandMinSleep = []; islandRootIndex = []; islandRoots = []; islandMembers = []
+        contactStore.history = []; contactSolver.scalar.release(); contactSolver.wide.release(); contactSolver.colored = []; contactSolver.sorted = []; contactSolver.bodies = []
+        contactSolver.bodyColors = []; contactSolver.bodyEntry = []; contactSolver.colorEnds = []
+        contactSolver.velocity.release(); contactSolver.pose.release()
+        contactStore.referencePose.release(); contactStore.referenceMoved.release(); contactStore.referenceState.valid = false
+        broadphase.pairs = []; broadphase.pairReach = []; broadphase.awakeOversize = []; islandStore.wakeList = []
+        broadphase.cellEntries = []; broadphase.sortScratch = []; broadphase.sortCounts = []; broadphase.bucketCounts = []
+        broadphase.candidates = []; broadphase.freshCandidates = []; broadphase.fatGrid = FatGrid()
+        broadphase.fatBoxes.release()
+        islandStore.unionParent = []; islandStore.minSleepTime = []; islandStore.rootIndex = []; islandStore.roots = []; islandStore.members = []
     }
 
     func solve(h: Float, substeps: Int) {
@@ -192,58 +192,67 @@ extension World {
         prepareJoints(h: h)
         // Nothing constrains the awake bodies (a field-driven swarm, bodies in flight): the substeps reduce to
         // integration, done in one pass per body with the same operations in the same order.
-        if contacts.isEmpty && awakeJoints.isEmpty && !(fieldsActive && hasVelocityOverride) && !fieldMotion.active {
+        if contactStore.contacts.isEmpty && jointStore.awake.isEmpty && !(fieldStore.active && fieldStore.hasVelocityOverride) && !fieldStore.motion.active {
             integrateUnconstrained(h: h, substeps: substeps)
             return
         }
         let invH = 1 / h
         // Wide batches, scalar constraints, or both (the coloring's overflow, solved first in every pass).
-        let wide = !wideContacts.isEmpty, scalar = !constraints.isEmpty
-        rodsAlone = contacts.isEmpty && scalarJoints.isEmpty && settings.warmStarting
+        let wide = !contactSolver.wide.isEmpty, scalar = !contactSolver.scalar.isEmpty
+        rodSolver.alone = contactStore.contacts.isEmpty && rodSolver.scalarJoints.isEmpty && settings.warmStarting
         // Without joints or scalar contacts, nothing but the wide passes changes the velocities between a substep's
         // velocity integration and the next: the packed state carries them from the warm start to the solve, and
         // from the solve (which stores them for the position integration, which only reads them) to the relax pass.
-        let packedKept = awakeJoints.isEmpty && !scalar
+        let packedKept = jointStore.awake.isEmpty && !scalar
         // Where welds and contacts meet, the welds between two moving bodies are solved again after the contacts, at
         // the velocity level only, so that the velocities each pass leaves hold them: a welded pair landing on one
         // corner would otherwise bend for a frame (the contact stops one part within the pass, after the weld was
         // solved). Other joints are not, nor do welds correct their position there: after the contacts a joint
         // that cannot be satisfied inside the walls (a rod to an item far outside, an anchor beyond the edge) would
         // drag its item through them.
-        let jointsLast = (wide || scalar) && scalarJoints.contains { joints[Int($0)].kind == .weld }
+        let jointsLast = (wide || scalar) && rodSolver.scalarJoints.contains { jointStore.records[Int($0)].kind == .weld }
         let warm = settings.warmStarting
         let soft = contactSoftness(h: h)
-        for substep in 0..<substeps {
-            anchorTimeLeft = anchorsInMotion.isEmpty ? 0 : Float(substeps - substep) * h
-            // Springs integrated by velocity Verlet: half a kick in the first substep, half after the last.
-            integrateVelocities(h: h, springWeight: substep == 0 ? 0.5 : 1)
-            if warm {
+        /// One stage of every constraint: joints, then the scalar contacts (the coloring's overflow), then the wide
+        /// batches.
+        func solveConstraints(_ stage: SolverStage) {
+            switch stage {
+            case .warmStart:
                 warmStartJoints()
                 if scalar { warmStartContacts() }
-                if wide { runWideContacts(warmStart: true, invH: invH, useBias: true, soft: soft, store: !packedKept) }
+                if wide { runWideContacts(.warmStart, invH: invH, soft: soft, store: !packedKept) }
+            case .solve, .relax:
+                solveJoints(h: h, stage)
+                if scalar { solveContacts(invH: invH, stage) }
+                if wide {
+                    // The packed velocities are the bodies' when only wide passes ran since the last one.
+                    let current = packedKept && (stage == .relax || warm)
+                    runWideContacts(stage, invH: invH, soft: soft, load: !current)
+                }
+                if jointsLast { solveJoints(h: h, .relax, weldsOnly: true) }
             }
-            solveJoints(h: h, useBias: true)
-            if scalar { solveContacts(invH: invH, useBias: true) }
-            if wide { runWideContacts(warmStart: false, invH: invH, useBias: true, soft: soft, load: !(packedKept && warm)) }
-            if jointsLast { solveJoints(h: h, useBias: false, weldsOnly: true) }
-            integratePositions(h: h)
-            if !anchorsInMotion.isEmpty { anchorTimeLeft = Float(substeps - substep - 1) * h }
-            solveJoints(h: h, useBias: false)
-            if scalar { solveContacts(invH: invH, useBias: false) }
-            if wide { runWideContacts(warmStart: false, invH: invH, useBias: false, soft: soft, load: !packedKept) }
-            if jointsLast { solveJoints(h: h, useBias: false, weldsOnly: true) }
         }
-        if fieldMotion.active {
-            fieldMotion.kick(h: h, weight: 0.5, velocity: bodies.velocity.base, position: bodies.position.base,
+        for substep in 0..<substeps {
+            jointStore.anchorTimeLeft = jointStore.anchorsInMotion.isEmpty ? 0 : Float(substeps - substep) * h
+            // Springs integrated by velocity Verlet: half a kick in the first substep, half after the last.
+            integrateVelocities(h: h, springWeight: substep == 0 ? 0.5 : 1)
+            if warm { solveConstraints(.warmStart) }
+            solveConstraints(.solve)
+            integratePositions(h: h)
+            if !jointStore.anchorsInMotion.isEmpty { jointStore.anchorTimeLeft = Float(substeps - substep - 1) * h }
+            solveConstraints(.relax)
+        }
+        if fieldStore.motion.active {
+            fieldStore.motion.kick(h: h, weight: 0.5, velocity: bodies.velocity.base, position: bodies.position.base,
                              count: bodies.awakeCount)
         }
-        // Restitution in contact order, over both.
+        // Restitution in contact order, over both; then the impulses kept for the next step's warm start.
         if wide { applyWideRestitution() } else { applyRestitution() }
         if wide { storeWideContactImpulses() }
         if scalar { storeContactImpulses() }
         // The rods' impulses stay in their batches, which the next step reuses; the joint records get them when
         // the batches are rebuilt or a joint is destroyed (`flushRodImpulses`).
-        if !wideRods.isEmpty || !centerRods.isEmpty { rodImpulsesPending = true }
+        if !rodSolver.batches.isEmpty || !rodSolver.centerBatches.isEmpty { rodSolver.impulsesPending = true }
     }
 
     /// v ← (v + h·(g + a_field + (F + F_field)/m)) · e^(−c·h), ω ← (ω + h·τ/I) · e^(−c_ω·h), over the awake range.
@@ -254,7 +263,7 @@ extension World {
     func integrateVelocities(h: Float, springWeight: Float) {
         let n = bodies.awakeCount
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, rot = bodies.rotation.base
-        if fieldsActive { prepareFieldColumns(count: n) }
+        if fieldStore.active { prepareFieldColumns(count: n) }
         withLinearTerms(count: n) { a4, a1, d in
             let v = floats(vel)
             @inline(__always) func run<D: LinearDamping>(_ d: D) {
@@ -286,13 +295,13 @@ extension World {
         } else if let angDamp {
             for s in 0..<n { angVel[s] = angVel[s] * angDamp[s] }
         }
-        if fieldMotion.active {
-            fieldMotion.apply(h: h, springWeight: springWeight, velocity: vel, position: bodies.position.base, count: n)
+        if fieldStore.motion.active {
+            fieldStore.motion.apply(h: h, springWeight: springWeight, velocity: vel, position: bodies.position.base, count: n)
         }
         // A velocity field sets the velocity outright, whatever else pushes.
-        if fieldsActive && hasVelocityOverride {
-            let covered = Swift.min(n, fieldsCoveredCount)
-            velocityOverride.withUnsafeBufferPointer { o in
+        if fieldStore.active && fieldStore.hasVelocityOverride {
+            let covered = Swift.min(n, fieldStore.coveredCount)
+            fieldStore.velocityOverride.withUnsafeBufferPointer { o in
                 for s in 0..<covered where !o[s].x.isNaN { vel[s] = o[s] }
             }
         }
@@ -306,9 +315,9 @@ extension World {
         let g = floats(bodies.gravity.base), inverseMass = bodies.invMass.base
         let d = bodies.linearDampingFactor.base
         let force = bodies.force.base.map { floats($0) }
-        if fieldsActive {
-            fieldForce.withUnsafeMutableBufferPointer { ffb in
-            fieldAcceleration.withUnsafeMutableBufferPointer { fab in
+        if fieldStore.active {
+            fieldStore.force.withUnsafeMutableBufferPointer { ffb in
+            fieldStore.acceleration.withUnsafeMutableBufferPointer { fab in
                 let ff = floats(ffb.baseAddress!), fa = floats(fab.baseAddress!)
                 if let f = force {
                     body({ k in load4(g, k) + load4(fa, k) + spread(inverseMass, k >> 1) * (load4(f, k) + load4(ff, k)) },
@@ -328,12 +337,12 @@ extension World {
 
     /// Field columns cover exactly the awake range: entries of bodies woken after the field pass are zero.
     func prepareFieldColumns(count n: Int) {
-        if fieldForce.count < n { fieldForce.append(contentsOf: repeatElement(.zero, count: n - fieldForce.count)) }
-        if fieldAcceleration.count < n { fieldAcceleration.append(contentsOf: repeatElement(.zero, count: n - fieldAcceleration.count)) }
-        let covered = Swift.min(n, fieldsCoveredCount)
+        if fieldStore.force.count < n { fieldStore.force.append(contentsOf: repeatElement(.zero, count: n - fieldStore.force.count)) }
+        if fieldStore.acceleration.count < n { fieldStore.acceleration.append(contentsOf: repeatElement(.zero, count: n - fieldStore.acceleration.count)) }
+        let covered = Swift.min(n, fieldStore.coveredCount)
         if covered < n {
-            fieldForce.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[covered..<n]).update(repeating: .zero) }
-            fieldAcceleration.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[covered..<n]).update(repeating: .zero) }
+            fieldStore.force.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[covered..<n]).update(repeating: .zero) }
+            fieldStore.acceleration.withUnsafeMutableBufferPointer { UnsafeMutableBufferPointer(rebasing: $0[covered..<n]).update(repeating: .zero) }
         }
     }
 
@@ -342,7 +351,7 @@ extension World {
     func integrateUnconstrained(h: Float, substeps: Int) {
         let n = bodies.awakeCount
         let v = floats(bodies.velocity.base), x = floats(bodies.position.base)
-        if fieldsActive { prepareFieldColumns(count: n) }
+        if fieldStore.active { prepareFieldColumns(count: n) }
         // Four floats (two bodies) per SSE register; the substeps run on registers. Elementwise IEEE operations in
         // the same order as the scalar path, so the results are the same to the bit.
         withLinearTerms(count: n) { a4, a1, d in
@@ -387,8 +396,8 @@ extension World {
 
     /// x ← x + h·v elementwise (vectorized), then the rotation of the bodies that turn.
     func integratePositions(h: Float) {
-        wideRodGeometryStale = true
-        wideContactPosesStale = true
+        rodSolver.geometryStale = true
+        contactSolver.posesStale = true
         let n = bodies.awakeCount
         let pos = bodies.position.base, rot = bodies.rotation.base
         let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
@@ -396,7 +405,7 @@ extension World {
         // substeps too): joints that cannot be satisfied (a weld whose anchor is far from a light item) could
         // otherwise multiply a velocity within one step beyond anything a `Float` holds. (Contacts and the rods'
         // batches cannot; every other body is held to the limits once per step, `limitSpeeds`.)
-        if !scalarJoints.isEmpty {
+        if !rodSolver.scalarJoints.isEmpty {
             let m = settings.maximumLinearSpeed, m2 = m * m, wMax = settings.maximumAngularSpeed
             @inline(__always) func limit(_ slot: Int32) {
                 guard slot >= 0 else { return }
@@ -405,8 +414,8 @@ extension World {
                 let w = angVel[s]
                 if Swift.abs(w) > wMax { angVel[s] = w > 0 ? wMax : -wMax }
             }
-            joints.withUnsafeBufferPointer { js in
-                for j in scalarJoints { limit(js[Int(j)].slotA); limit(js[Int(j)].slotB) }
+            jointStore.records.withUnsafeBufferPointer { js in
+                for j in rodSolver.scalarJoints { limit(js[Int(j)].slotA); limit(js[Int(j)].slotB) }
             }
         }
         pos.withMemoryRebound(to: Float.self, capacity: 2 * n) { p in

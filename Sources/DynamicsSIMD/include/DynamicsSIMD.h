@@ -1,6 +1,6 @@
 // DynamicsSIMD: the engine's C. Its kernels (the free-motion pass, the contact and rod passes) are declared in the
 // headers included below and built per lane count (DynamicsLanes.h); this header adds two 4-wide helpers: the grid
-// cells of a box (for the broadphase) and an optimisation barrier (for the 4-lane kernels).
+// cells of a box (for the broadphase) and an optimization barrier (for the 4-lane kernels).
 #ifndef DYNAMICS_SIMD_H
 #define DYNAMICS_SIMD_H
 
@@ -13,7 +13,7 @@ typedef float dk_float4 __attribute__((ext_vector_type(4)));
 
 #define DK_INLINE static inline __attribute__((always_inline))
 
-/// v, unchanged, but opaque to the optimiser: it cannot move arithmetic across this point. After a split of (x, y)
+/// v, unchanged, but opaque to the optimizer: it cannot move arithmetic across this point. After a split of (x, y)
 /// pairs, LLVM otherwise tends to push the following arithmetic back through the shuffles and then break it into
 /// partial and scalar vectors. Costs nothing: the value stays in its register.
 typedef int dk_int4 __attribute__((ext_vector_type(4)));

@@ -25,7 +25,7 @@ void dk_benchmark_skip_with_error(void *state, const char *message);
 /// memory-per-item figures.
 unsigned long long dk_heap_in_use(void);
 /// Parses the command line (--benchmark_filter, --benchmark_format=json, ...), runs the selected benchmarks.
-/// Returns 0, or 1 for an unrecognised argument.
+/// Returns 0, or 1 for an unrecognized argument.
 int dk_benchmark_main(int argc, char **argv);
 
 #ifdef __cplusplus
