@@ -20,7 +20,30 @@ public struct Dynamics: ParsableCommand {
         defaultSubcommand: Showcase.self
     )
     public init() {}
+
+    /// The names of the subcommands, for the message about a word that is none of them.
+    static var commandNames: [String] {
+        configuration.subcommands.map { $0.configuration.commandName ?? $0._commandName }
+    }
+
+    /// The refusal of a first argument that is neither an option nor a command (`dynamics foo`), which would
+    /// otherwise reach the default command and be reported against its usage.
+    static func unknownCommand(_ arguments: [String]) -> ValidationError? {
+        guard let first = arguments.first, !first.hasPrefix("-"), !commandNames.contains(first), first != "help" else { return nil }
+        return ValidationError("unknown command '\(first)'; the commands are: \(commandNames.joined(separator: ", ")) (see `dynamics --help`)")
+    }
+
+    /// The entry point of the `dynamics` executable: refuses an unknown command against the root usage, then runs
+    /// ArgumentParser's `main`.
+    public static func runFromCommandLine() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let error = unknownCommand(arguments) { exit(withError: error) }
+        main(arguments)
+    }
 }
+
+/// "1 item", "2 items".
+func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
 /// Seconds as milliseconds for a table.
 func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
@@ -47,12 +70,37 @@ struct OutputOptions: ParsableArguments {
     var html: String?
     @Option(name: .long, help: ArgumentHelp("Write an SVG snapshot (of the time given by --at).", valueName: "file"))
     var svg: String?
-    @Option(name: .long, help: ArgumentHelp("Simulated time of the SVG snapshot, seconds (default: the end).", valueName: "seconds"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Simulated time of the SVG snapshot, seconds (default: the end).", valueName: "seconds"))
     var at: Double?
-    @Option(name: .long, help: ArgumentHelp("Record a frame every K steps.", valueName: "K"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Record a frame every K steps.", valueName: "K"))
     var every = 1
 
     var wantsRecording: Bool { record != nil || html != nil || svg != nil }
+
+    /// Refuses, before anything runs, an output whose folder does not exist or cannot be written.
+    func checkWritable() throws { try Self.checkWritable([("--record", record), ("--html", html), ("--svg", svg)]) }
+
+    /// Refuses, before anything runs, an output (option, path) whose folder does not exist or cannot be written.
+    static func checkWritable(_ outputs: [(option: String, path: String?)]) throws {
+        for (option, path) in outputs {
+            guard let path else { continue }
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw CommandFailure("\(option) \(path): the folder \(folder) does not exist")
+            }
+            guard FileManager.default.isWritableFile(atPath: folder) else {
+                throw CommandFailure("\(option) \(path): the folder \(folder) is not writable")
+            }
+        }
+    }
+
+    /// Refuses, before anything runs, an `--at` later than the run can reach (`duration`: its longest simulated time).
+    func checkSnapshotTime(within duration: Double) throws {
+        if let t = at, t > duration + 1e-9 {
+            throw CommandFailure("--at \(t) s is after the end of the run (at most \(String(format: "%.3f", duration)) s)")
+        }
+    }
 
     func validate() throws {
         if let r = record, !(r.hasSuffix(".csv") || r.hasSuffix(".jsonl")) {
@@ -66,9 +114,13 @@ struct OutputOptions: ParsableArguments {
     /// Writes what was asked for and says where.
     func write(_ recordings: [Recording], title: String) throws {
         guard let first = recordings.first else { return }
+        // A run that ends early (everything at rest) may end before --at: say so rather than draw another time.
+        if let t = at, let end = first.times.last, t > end + 1e-9 {
+            throw CommandFailure("--at \(t) s is after the end of the recording at \(String(format: "%.3f", end)) s (the run ended there, at rest)")
+        }
         if let r = record {
             try DynamicsCLI.write(r.hasSuffix(".csv") ? first.csv() : first.jsonLines(), to: r, what: "recording")
-            print("wrote \(r) (\(first.frameCount) frames of \(first.items.count) items)")
+            print("wrote \(r) (\(count(first.frameCount, "frame")) of \(count(first.items.count, "item")))")
         }
         if let h = html {
             try DynamicsCLI.write(ReplayPage.html(recordings, title: title), to: h, what: "replay page")
@@ -89,8 +141,17 @@ struct Showcase: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Where to write the replay page.", valueName: "file"))
     var html = "dynamics-showcase.html"
+    /// A first word that is no command lands here (this is the default command): refused in `validate`.
+    @Argument(help: .hidden)
+    var unknown: [String] = []
+
+    func validate() throws {
+        if let error = Dynamics.unknownCommand(unknown) { throw error }
+        if !unknown.isEmpty { throw ValidationError("unexpected argument '\(unknown[0])'") }
+    }
 
     func run() throws {
+        try OutputOptions.checkWritable([("--html", html)])
         print("DynamicsKit showcase (headless, 60 Hz, 4 substeps)")
         var failures = 0
         var recordings: [Recording] = []
@@ -125,6 +186,7 @@ struct DemoCommand: ParsableCommand {
 
     func run() throws {
         let demo = Demo.named(name)!
+        try output.checkWritable()
         let (result, recordings) = demo.run(recordEvery: output.wantsRecording ? output.every : nil)
         print("\(result.ok ? "ok  " : "FAIL") \(demo.name): \(result.summary)")
         try output.write(recordings, title: "DynamicsKit demo: \(demo.name)")

@@ -11,6 +11,8 @@ struct RunSummary {
     var profile = ""
     var items = 0
     var steps = 0
+    /// The most steps the run could take (it ends sooner when everything is at rest).
+    var maximumSteps = 0
     var simulated = 0.0
     var wall = 0.0
     var awake = 0
@@ -26,7 +28,8 @@ struct RunSummary {
 
     func table() -> String {
         var rows: [(String, String)] = [
-            ("profile", profile), ("items", "\(items)"), ("steps", "\(steps)"),
+            ("profile", profile), ("items", "\(items)"),
+            ("steps", pausedAt != nil && steps < maximumSteps ? "\(steps) (of at most \(maximumSteps): everything came to rest)" : "\(steps)"),
             ("simulated time", String(format: "%.3f s", simulated)), ("wall time", String(format: "%.3f s", wall)),
             ("steps/s", String(format: "%.1f", stepsPerSecond)), ("awake items", "\(awake)"), ("contacts", "\(contacts)"),
             ("non-finite items", "\(nonFinite)"), ("paused at", pausedAt.map { String(format: "%.3f s (at rest)", $0) } ?? "did not pause"),
@@ -38,7 +41,7 @@ struct RunSummary {
 
     func json() -> String {
         var fields = [
-            "\"profile\":\(jsonString(profile))", "\"items\":\(items)", "\"steps\":\(steps)",
+            "\"profile\":\(jsonString(profile))", "\"items\":\(items)", "\"steps\":\(steps)", "\"maximumSteps\":\(maximumSteps)",
             "\"simulatedSeconds\":\(simulated)", "\"wallSeconds\":\(wall)", "\"stepsPerSecond\":\(stepsPerSecond)",
             "\"awakeItems\":\(awake)", "\"contacts\":\(contacts)", "\"nonFiniteItems\":\(nonFinite)",
             "\"pausedAtSeconds\":\(pausedAt.map { "\($0)" } ?? "null")",
@@ -66,19 +69,25 @@ struct Progress {
             if tenth != lastTenth { lastTenth = tenth; fputs("progress: \(done)/\(total) steps\n", stderr) }
         }
     }
+
+    /// The run ended after `done` steps, before the last: everything came to rest.
+    func endAtRest(_ done: Int) {
+        if tty { fputs("\r\(done)/\(total) steps: everything came to rest" + String(repeating: " ", count: 30) + "\n", stderr) }
+        else { fputs("progress: \(done)/\(total) steps: everything came to rest\n", stderr) }
+    }
 }
 
 /// The options that shape a profile's run.
 struct RunOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Steps to run (default: the profile's).", valueName: "N"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The most steps to run: the run ends sooner when everything comes to rest (default: the profile's).", valueName: "N"))
     var steps: Int?
-    @Option(name: .long, help: ArgumentHelp("Simulated seconds to run, instead of --steps.", valueName: "S"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("The most simulated seconds to run, instead of --steps.", valueName: "S"))
     var duration: Double?
-    @Option(name: .long, help: ArgumentHelp("Time step, seconds (default: the profile's).", valueName: "seconds"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Time step, seconds (default: the profile's).", valueName: "seconds"))
     var dt: Double?
-    @Option(name: .long, help: ArgumentHelp("Substeps per step (default: the profile's).", valueName: "N"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Substeps per step (default: the profile's).", valueName: "N"))
     var substeps: Int?
-    @Option(name: .long, help: ArgumentHelp("Seed of the profile's generators (default: the profile's).", valueName: "N"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seed of the profile's generators (default: the profile's).", valueName: "N"))
     var seed: UInt32?
     @OptionGroup var folder: ProfilesFolder
     var profiles: String? { folder.profiles }
@@ -104,7 +113,11 @@ struct RunOptions: ParsableArguments {
 /// Runs a profile with a progress bar and a summary, optionally recording it.
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run a workload profile (a name from `dynamics list`, or a .json file) and summarize it.")
+        abstract: "Run a workload profile (a name from `dynamics list`, or a .json file) and summarize it.",
+        discussion: """
+        The run ends when everything comes to rest (the animator pauses, as UIKit's does) or after --steps steps \
+        (--duration seconds), whichever comes first; the summary says which.
+        """)
 
     @Argument(help: "The profile: a name in the profiles folder, or a path to a .json file.")
     var profile: String
@@ -115,11 +128,13 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let (profile, steps) = try options.load(self.profile)
+        try output.checkWritable()
+        try output.checkSnapshotTime(within: Double(steps) * profile.timeStep)
         let scene = try profile.makeCheckedScene()
         let animator = scene.animator
         let recorder = output.wantsRecording
             ? Recorder(animator: animator, items: scene.items, title: profile.name, every: output.every) : nil
-        var summary = RunSummary(profile: profile.name, items: scene.items.count)
+        var summary = RunSummary(profile: profile.name, items: scene.items.count, maximumSteps: steps)
         var sums = [Double](repeating: 0, count: 8)
         var progress = Progress(total: steps)
         let clock = ContinuousClock()
@@ -137,7 +152,7 @@ struct Run: ParsableCommand {
         }
         }
         if let first = violations.first { throw CommandFailure("\(profile.file): \(first)") }
-        if summary.steps < steps { progress.update(steps) }
+        if summary.steps < steps { progress.endAtRest(summary.steps) }
         summary.wall = milliseconds(clock.now - start) / 1000
         recorder?.finish()
         summary.simulated = animator.elapsedTime
@@ -161,7 +176,7 @@ struct Bench: ParsableCommand {
 
     @Argument(help: "Profiles: names in the profiles folder or paths to .json files.")
     var profileNames: [String]
-    @Option(name: .long, help: ArgumentHelp("Timed steps per profile (default: each profile's).", valueName: "N"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Timed steps per profile (default: each profile's).", valueName: "N"))
     var steps: Int?
     @OptionGroup var folder: ProfilesFolder
     var profiles: String? { folder.profiles }

@@ -2,25 +2,25 @@ import ArgumentParser
 import DynamicsKit
 import DynamicsScenes
 
-/// Runs a SCENES.md benchmark scene through the engine's bulk API and prints its figures.
+/// Runs a Benchmarks/SCENES.md benchmark scene through the engine's bulk API and prints its figures.
 struct Scene: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run a SCENES.md scene (rain, pyramid, joint_grid, field_swarm) and time it.")
+    static let configuration = CommandConfiguration(abstract: "Run a Benchmarks/SCENES.md scene (rain, pyramid, joint_grid, field_swarm) and time it.")
 
     @Argument(help: "Scene kind: rain, pyramid, joint_grid or field_swarm.")
     var kind: String
     @Argument(help: "Scene size (rain: items; pyramid: rows; joint_grid: side; field_swarm: items).")
     var size: Int
-    @Option(help: "Steps of 1/60 s.")
+    @Option(parsing: .unconditional, help: "Steps of 1/60 s.")
     var steps = 600
-    @Option(help: "Substeps per step.")
+    @Option(parsing: .unconditional, help: "Substeps per step.")
     var substeps = 4
     @Flag(help: "Print per-stage timings every 60 steps.")
     var verbose = false
-    @Option(help: "Broadphase grid cell size in points (default: chosen from the typical item size).")
+    @Option(parsing: .unconditional, help: "Broadphase grid cell size in points (default: chosen from the typical item size).")
     var cellSize: Float = 0
-    @Option(help: "Contact stiffness in Hz, used up to a quarter of the substep rate.")
+    @Option(parsing: .unconditional, help: "Contact stiffness in Hz, used up to a quarter of the substep rate.")
     var contactHertz: Float = WorldSettings().contactHertz
-    @Option(help: "Hold the C kernels (contacts, free motion) to at most 4, 8 or 16 lanes; results are identical.")
+    @Option(parsing: .unconditional, help: "Hold the C kernels (contacts, free motion) to at most 4, 8 or 16 lanes; results are identical.")
     var lanes: Int?
 
     func validate() throws {

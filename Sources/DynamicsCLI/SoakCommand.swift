@@ -17,13 +17,13 @@ struct Soak: ParsableCommand {
         is not finite or an item leaves the box.
         """)
 
-    @Option(help: ArgumentHelp("Items kept in the box.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Items kept in the box.", valueName: "N"))
     var items = 1000
-    @Option(help: ArgumentHelp("Steps of 1/60 s to run.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Steps of 1/60 s to run.", valueName: "N"))
     var steps = 100_000
-    @Option(help: ArgumentHelp("Steps between two report lines.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Steps between two report lines.", valueName: "N"))
     var every = 10_000
-    @Option(help: ArgumentHelp("Seed of the churn.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seed of the churn.", valueName: "N"))
     var seed: UInt64 = 1
 
     func validate() throws {

@@ -1,3 +1,3 @@
 import DynamicsCLI
 
-Dynamics.main()
+Dynamics.runFromCommandLine()

@@ -52,6 +52,15 @@ final class CLITests: XCTestCase {
             (["demo", "no-such-demo"], "unknown demo 'no-such-demo'"),
             (["scene", "boxes", "10"], "unknown scene 'boxes'"),
             (["scene", "rain", "10", "--lanes", "5"], "lanes must be 4, 8 or 16, got 5"),
+            (["run", "falling-square", "--steps", "-5"], "--steps must be at least 1, got -5"),
+            (["run", "falling-square", "--duration", "-1"], "--duration must be a positive number of seconds, got -1.0"),
+            (["soak", "--items", "-3"], "-3"),
+            (["foo"], "unknown command 'foo'; the commands are: showcase, run, demo, list, bench, scene, soak"),
+            (["run", "falling-square", "--html", "/nonexistent/dir/x.html"], "--html /nonexistent/dir/x.html: the folder /nonexistent/dir does not exist"),
+            (["demo", "flick", "--record", "/nonexistent/dir/x.csv"], "--record /nonexistent/dir/x.csv: the folder /nonexistent/dir does not exist"),
+            (["showcase", "--html", "/nonexistent/dir/x.html"], "the folder /nonexistent/dir does not exist"),
+            (["run", "falling-square", "--steps", "60", "--svg", "/tmp/dynamics-cli-at.svg", "--at", "99"],
+             "--at 99.0 s is after the end of the run (at most 1.000 s)"),
         ]
         for (arguments, expected) in cases {
             let message = try XCTUnwrap(failure(arguments), "\(arguments) did not fail")
@@ -84,6 +93,21 @@ final class CLITests: XCTestCase {
         let text = try String(contentsOfFile: csv, encoding: .utf8)
         XCTAssertEqual(text.split(separator: "\n").filter { $0.hasPrefix("item,") }.count, 7)   // frames 0, 5, …, 30
         XCTAssertTrue(try String(contentsOfFile: svg, encoding: .utf8).contains("at t = 0.17 s"))
+    }
+
+    /// `--steps` is a maximum: a run that comes to rest sooner says so, and `--at` past the recording's end is
+    /// refused rather than drawn at another time.
+    func test_runThatComesToRest_saysStepsAreAMaximum() throws {
+        var s = RunSummary(profile: "p", items: 1, steps: 119, maximumSteps: 240, pausedAt: 1.98)
+        XCTAssertTrue(s.table().contains("119 (of at most 240: everything came to rest)"), s.table())
+        s.pausedAt = nil; s.steps = 240
+        XCTAssertFalse(s.table().contains("at most"), s.table())
+        XCTAssertEqual(count(1, "item"), "1 item")
+        XCTAssertEqual(count(2, "item"), "2 items")
+        let message = try XCTUnwrap(failure(["run", "falling-square", "--profiles", Self.profiles, "--steps", "1000",
+                                             "--svg", FileManager.default.temporaryDirectory.appendingPathComponent("at-\(getpid()).svg").path,
+                                             "--at", "15"]))
+        XCTAssertTrue(message.contains("--at 15.0 s is after the end of the recording at") && message.contains("at rest"), message)
     }
 
     func test_summaryJSON_parses() throws {
