@@ -14,6 +14,8 @@ import PackageDescription
 
 let package = Package(
     name: "DynamicsKit",
+    // Linux needs no entry. On Apple platforms the code needs ContinuousClock and Duration (macOS 13, iOS 16).
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "DynamicsKit", targets: ["DynamicsKit"]),
         .library(name: "DynamicsCore", targets: ["DynamicsCore"]),
@@ -29,7 +31,7 @@ let package = Package(
     targets: [
         .target(name: "DynamicsSIMD"),
         .target(name: "DynamicsCore", dependencies: ["DynamicsSIMD"]),
-        // The benchmark scenes of SCENES.md and the seeded generator, built through the engine's public API.
+        // The benchmark scenes of Benchmarks/SCENES.md and the seeded generator, built through the engine's public API.
         .target(name: "DynamicsScenes", dependencies: ["DynamicsCore"]),
         .target(
             name: "DynamicsKit",

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 //
 // The benchmark suite: DynamicsKit (through the core and through the object API), Box2D 2.4.1 and Chipmunk 7 on
-// the same SCENES.md scenes in one Google Benchmark run. Needs libbenchmark-dev, libbox2d-dev and libchipmunk-dev
+// the same Benchmarks/SCENES.md scenes in one Google Benchmark run. Needs libbenchmark-dev, libbox2d-dev and libchipmunk-dev
 // (`Benchmarks/setup` installs them); the root package builds and tests without any of this.
 import PackageDescription
 

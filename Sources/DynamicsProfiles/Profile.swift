@@ -73,7 +73,7 @@ public struct Profile {
     /// Steps run before measuring starts (a settled-pile profile measures only what follows).
     public var warmupSteps: Int
     public var seed: UInt32
-    /// The SCENES.md scene this profile reproduces, if any (its statistics then apply).
+    /// The Benchmarks/SCENES.md scene this profile reproduces, if any (its statistics then apply).
     public var scene: BenchmarkScene?
     public var items: [Item]
     /// Item index ranges by generator or item name.
@@ -247,7 +247,7 @@ extension Profile {
         return scene
     }
 
-    /// The profile's items as a core world through the bulk API, when the profile reproduces a SCENES.md scene.
+    /// The profile's items as a core world through the bulk API, when the profile reproduces a Benchmarks/SCENES.md scene.
     /// The engine settings the profile asks for: the defaults, with the profile's contact stiffness if it sets one.
     public var worldSettings: WorldSettings {
         var settings = WorldSettings()

@@ -1,6 +1,6 @@
 import DynamicsCore
 
-/// An engine-neutral benchmark scene from SCENES.md: the items, walls and links that every engine builds the
+/// An engine-neutral benchmark scene from Benchmarks/SCENES.md: the items, walls and links that every engine builds the
 /// same way, so timings compare. Items are squares at angle 0, at rest, density 1.
 public struct BenchmarkScene: Sendable {
     public enum Kind: String, Sendable, CaseIterable { case rain, pyramid, jointGrid = "joint_grid", fieldSwarm = "field_swarm" }
@@ -24,7 +24,7 @@ public struct BenchmarkScene: Sendable {
     /// `kind/size`, as in benchmark names (`rain/1000`).
     public var name: String { "\(kind.rawValue)/\(size)" }
 
-    /// The SCENES.md LCG (Numerical Recipes constants).
+    /// The Benchmarks/SCENES.md LCG (Numerical Recipes constants).
     public struct LCG: Sendable {
         public var state: UInt32
         public init(seed: UInt32 = 12345) { state = seed }
@@ -104,7 +104,7 @@ public struct BenchmarkScene: Sendable {
 
 extension World {
     /// Builds a benchmark scene into an empty world through the bulk API: friction 0.2 and restitution 0 on every
-    /// contact (SCENES.md), gravity 1000 points/s² when the scene has it, no damping. Returns the item ids in
+    /// contact (Benchmarks/SCENES.md), gravity 1000 points/s² when the scene has it, no damping. Returns the item ids in
     /// scene order and the joint ids in link order.
     public func build(_ scene: BenchmarkScene) throws -> (items: [BodyID], links: [JointID]) {
         if scene.collisions { setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 } }
@@ -124,7 +124,7 @@ extension World {
         for wall in scene.walls {
             var d = BodyDefinition()
             d.type = .static
-            // SCENES.md allows thickness on the outer side only; the inner face stays on the segment.
+            // Benchmarks/SCENES.md allows thickness on the outer side only; the inner face stays on the segment.
             d.shapes = [ShapeDefinition(try .wall(from: Vec2(Float(wall.from.x), Float(wall.from.y)),
                                                   to: Vec2(Float(wall.to.x), Float(wall.to.y)),
                                                   outward: Vec2(Float(wall.outward.x), Float(wall.outward.y))), mass: 0)]
@@ -134,7 +134,7 @@ extension World {
             try createBody(d)
         }
         if scene.kind == .fieldSwarm {
-            // SCENES.md's swarm field as two fields around (1000, 1000): radial gravity a = 4e7 / max(r, 50)² pt/s²
+            // Benchmarks/SCENES.md's swarm field as two fields around (1000, 1000): radial gravity a = 4e7 / max(r, 50)² pt/s²
             // (strength 40, falloff 2, minimum radius 50 pt, since a = 100 · strength · r_m^−2) and a vortex of
             // 0.1 · r pt/s², clockwise on screen (strength −0.1, falloff −1).
             var radial = FieldDefinition(kind: .radialGravity)
@@ -154,7 +154,7 @@ extension World {
     }
 }
 
-/// The statistics SCENES.md asks for after the last step, from the item centers (in scene order) and, for the
+/// The statistics Benchmarks/SCENES.md asks for after the last step, from the item centers (in scene order) and, for the
 /// joint grid, the length of every link (in link order).
 public struct SceneStatistics: Sendable {
     /// Items whose center is not inside the bounds (rain: must be 0).
@@ -203,7 +203,7 @@ public struct SceneStatistics: Sendable {
         }
     }
 
-    /// The scene's own numbers as (name, value) pairs, in SCENES.md's names.
+    /// The scene's own numbers as (name, value) pairs, in Benchmarks/SCENES.md's names.
     public func values(for kind: BenchmarkScene.Kind) -> [(String, Double)] {
         var out: [(String, Double)] = [("outside", Double(outside)), ("nonfinite", Double(nonfinite))]
         switch kind {

@@ -4,7 +4,7 @@ import DynamicsScenes
 import DynamicsSIMD
 
 final class FieldSwarmTests: XCTestCase {
-    /// The swarm's fields give SCENES.md's acceleration: radial K / max(r, 50)² inward plus 0.1·(−dy, dx).
+    /// The swarm's fields give Benchmarks/SCENES.md's acceleration: radial K / max(r, 50)² inward plus 0.1·(−dy, dx).
     func test_fieldSwarmFields_matchTheScenesFormula() throws {
         let world = World()
         let (ids, _) = try world.build(.fieldSwarm(100))

@@ -3,7 +3,7 @@ import XCTest
 import DynamicsScenes
 import DynamicsSIMD
 
-/// The scene generators reproduce SCENES.md's check sums, so every engine builds the same initial state.
+/// The scene generators reproduce Benchmarks/SCENES.md's check sums, so every engine builds the same initial state.
 final class SceneTests: XCTestCase {
     func test_lcg_matchesTheFirstFourStates() {
         var rng = BenchmarkScene.LCG()

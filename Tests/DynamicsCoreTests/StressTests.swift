@@ -11,7 +11,7 @@ final class StressTests: XCTestCase {
         #endif
     }
 
-    /// SCENES.md rain_10000 at 60 Hz: no item leaves the bounds, nothing becomes NaN, and the pile goes to sleep
+    /// Benchmarks/SCENES.md rain_10000 at 60 Hz: no item leaves the bounds, nothing becomes NaN, and the pile goes to sleep
     /// within 30 simulated seconds.
     func test_rain10000_staysInside_staysFinite_andSleepsWithin30Seconds() throws {
         let scene = BenchmarkScene.rain(10000)
@@ -33,7 +33,7 @@ final class StressTests: XCTestCase {
         XCTAssertNotNil(sleptAt, "the pile did not sleep within 30 s (\(world.awakeBodyCount) awake)")
     }
 
-    /// SCENES.md pyramid_100 with the stiffest contacts 12 substeps allow (180 Hz) stands: its top box ends within
+    /// Benchmarks/SCENES.md pyramid_100 with the stiffest contacts 12 substeps allow (180 Hz) stands: its top box ends within
     /// 5 points of where it started. (Neither peer engine keeps this pyramid standing.)
     func test_pyramid100_standsWithStiffContacts() throws {
         var settings = WorldSettings()

@@ -361,6 +361,23 @@ final class PortingRulesTests: XCTestCase {
         XCTAssertEqual(box.center.y, 775, accuracy: 0.6)
     }
 
+    /// The README's example, as written there, prints what the README says it prints.
+    func test_readmeExample_printsWhatTheReadmeSays() throws {
+        let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 400, height: 800))
+        let box = HeadlessItem(center: CGPoint(x: 200, y: 100), size: CGSize(width: 50, height: 50))
+        animator.addBehavior(GravityBehavior(items: [box]))
+        let collision = CollisionBehavior(items: [box])
+        collision.translatesReferenceBoundsIntoBoundary = true
+        animator.addBehavior(collision)
+        animator.runUntilPaused(timeout: 10)
+        let printed = "\(box.center)"
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let line = try XCTUnwrap(text.split(separator: "\n").first { $0.hasPrefix("print(box.center)") }, "no print line in the README")
+        XCTAssertTrue(line.contains("// \(printed):"), "the README says \(line), the example prints \(printed)")
+    }
+
     // MARK: - Fixed attachment: "a fixed attachment looks rigid"
 
     func test_fixedAttachment_staysRigidAtImpact() {

@@ -15,7 +15,7 @@ final class ProfileTests: XCTestCase {
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
-    /// SCENES.md "Checks": item and link counts and the sums of the item centers.
+    /// Benchmarks/SCENES.md "Checks": item and link counts and the sums of the item centers.
     static let checks: [String: (items: Int, links: Int, sumX: Double, sumY: Double)] = [
         "rain/1000": (1000, 0, 590806.103529, 108708.134505),
         "rain/4000": (4000, 0, 4749468.487756, 809728.720092),
@@ -40,7 +40,7 @@ final class ProfileTests: XCTestCase {
         }
     }
 
-    /// Every SCENES.md scene at every size has a profile, and its generated items reproduce the check sums.
+    /// Every Benchmarks/SCENES.md scene at every size has a profile, and its generated items reproduce the check sums.
     func test_sceneProfilesReproduceTheSceneChecks() throws {
         var seen = Set<String>()
         for url in try committedProfiles() {

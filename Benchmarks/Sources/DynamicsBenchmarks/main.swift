@@ -1,4 +1,4 @@
-// One Google Benchmark binary: every SCENES.md scene profile, run by DynamicsKit through the core (bulk API), by
+// One Google Benchmark binary: every Benchmarks/SCENES.md scene profile, run by DynamicsKit through the core (bulk API), by
 // DynamicsKit through the object API (a DynamicItem per item, write-back every step), by Box2D 2.4.1 and by
 // Chipmunk 7, in the same process; and, where the processor runs the C kernels at 8 or 16 lanes, through the core
 // again as DynamicsKit4Lanes, held to the portable build's 4 lanes. Names are Engine/scene/size; every benchmark
@@ -90,7 +90,7 @@ func runCore(_ profile: Profile, _ state: UnsafeMutableRawPointer) throws -> Run
     dk_benchmark_pause(state)
     defer { dk_benchmark_resume(state) }
     let before = heapInUse()
-    guard let (world, ids, links) = try profile.makeCoreWorld() else { throw ProfileError(file: profile.file, path: "scene", message: "not a SCENES.md scene") }
+    guard let (world, ids, links) = try profile.makeCoreWorld() else { throw ProfileError(file: profile.file, path: "scene", message: "not a Benchmarks/SCENES.md scene") }
     var steps: [Double] = []
     steps.reserveCapacity(profile.steps)
     let dt = Float(profile.timeStep)
@@ -208,7 +208,7 @@ for url in files {
         exit(1)
     }
 }
-// Scene order as in SCENES.md, then size.
+// Scene order as in Benchmarks/SCENES.md, then size.
 let order: [BenchmarkScene.Kind] = [.rain, .pyramid, .jointGrid, .fieldSwarm]
 profiles.sort { a, b in
     let ka = order.firstIndex(of: a.scene!.kind)!, kb = order.firstIndex(of: b.scene!.kind)!

@@ -1,5 +1,5 @@
-// The peer engines on the SCENES.md scenes. Each adapter builds the scene from the description it is given,
-// with SCENES.md's units, materials, sleeping and iteration counts, times every step, and reports the final state.
+// The peer engines on the Benchmarks/SCENES.md scenes. Each adapter builds the scene from the description it is given,
+// with Benchmarks/SCENES.md's units, materials, sleeping and iteration counts, times every step, and reports the final state.
 #include "dk_peers.h"
 #include "dk_benchmark.h"
 
@@ -19,7 +19,7 @@ double elapsed_ms(std::chrono::steady_clock::time_point since) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since).count();
 }
 
-// SCENES.md field_swarm: radial gravity K / max(r, 50)² toward (1000, 1000) plus the vortex 0.1 · (−dy, dx),
+// Benchmarks/SCENES.md field_swarm: radial gravity K / max(r, 50)² toward (1000, 1000) plus the vortex 0.1 · (−dy, dx),
 // in points/s², at position (x, y) in points.
 void swarm_acceleration(double x, double y, double *ax, double *ay) {
     const double dx = x - 1000, dy = y - 1000;
