@@ -46,17 +46,19 @@ public struct BodyStates {
 extension World {
     /// Calls `body` with a view of all body states (see `BodyStates`).
     @inlinable public func withBodyStates<R>(_ body: (BodyStates) throws -> R) rethrows -> R {
-        let b = bodies
-        return try b.localCenter.withUnsafeBufferPointer { lc in
-            try b.userTag.withUnsafeBufferPointer { tags in
-                try b.generation.withUnsafeBufferPointer { gen in
-                    try b.flags.withUnsafeBufferPointer { flags in
-                        try body(BodyStates(count: b.count, awakeCount: b.awakeCount,
-                                            position: UnsafePointer(b.position.base), rotations: UnsafePointer(b.rotation.base),
-                                            velocities: UnsafePointer(b.velocity.base),
-                                            angularVelocities: UnsafePointer(b.angularVelocity.base),
-                                            bodyIndex: UnsafePointer(b.bodyIndex.base), generation: gen,
-                                            localCenter: lc, userTags: tags, flags: flags))
+        return try bodies.withColumns { columns in
+            let b = bodies
+            return try b.localCenter.withUnsafeBufferPointer { lc in
+                try b.userTag.withUnsafeBufferPointer { tags in
+                    try b.generation.withUnsafeBufferPointer { gen in
+                        try b.flags.withUnsafeBufferPointer { flags in
+                            try body(BodyStates(count: b.count, awakeCount: b.awakeCount,
+                                                position: UnsafePointer(columns.position), rotations: UnsafePointer(columns.rotation),
+                                                velocities: UnsafePointer(columns.velocity),
+                                                angularVelocities: UnsafePointer(columns.angularVelocity),
+                                                bodyIndex: UnsafePointer(columns.bodyIndex), generation: gen,
+                                                localCenter: lc, userTags: tags, flags: flags))
+                        }
                     }
                 }
             }

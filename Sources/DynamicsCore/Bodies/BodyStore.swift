@@ -284,3 +284,47 @@ struct SurfaceMaterial {
 
     var key: UInt64 { Self.key(restitution: restitution, friction: friction) }
 }
+
+/// The body columns' raw pointers, for a pass's loops (class properties read inside a loop cost several times
+/// the loop body). Reached only inside `BodyStore.withColumns`, and used only there. Creating a body can grow the
+/// columns, which would leave the pointers dangling, so no code inside the closure creates one; waking and sleeping
+/// move bodies between slots of the same columns, so a pass that does either reads its slots again afterwards.
+@usableFromInline
+struct BodyColumns {
+    @usableFromInline let position: UnsafeMutablePointer<Vec2>
+    @usableFromInline let rotation: UnsafeMutablePointer<Rotation>
+    @usableFromInline let velocity: UnsafeMutablePointer<Vec2>
+    @usableFromInline let angularVelocity: UnsafeMutablePointer<Float>
+    @usableFromInline let invMass: UnsafeMutablePointer<Float>
+    @usableFromInline let invInertia: UnsafeMutablePointer<Float>
+    @usableFromInline let gravity: UnsafeMutablePointer<Vec2>
+    @usableFromInline let sleepTime: UnsafeMutablePointer<Float>
+    @usableFromInline let restAnchor: UnsafeMutablePointer<Vec2>
+    @usableFromInline let restAnchorRotation: UnsafeMutablePointer<Rotation>
+    @usableFromInline let extent: UnsafeMutablePointer<Float>
+    @usableFromInline let bodyIndex: UnsafeMutablePointer<Int32>
+    @usableFromInline let box: UnsafeMutablePointer<AABB>
+    /// The lazy columns: nil while every body holds the column's fill value.
+    @usableFromInline let force: UnsafeMutablePointer<Vec2>?
+    @usableFromInline let torqueA: UnsafeMutablePointer<Float>?
+    @usableFromInline let torqueB: UnsafeMutablePointer<Float>?
+    @usableFromInline let linearDampingFactor: UnsafeMutablePointer<Float>?
+    @usableFromInline let angularDampingFactor: UnsafeMutablePointer<Float>?
+    @usableFromInline let freeDecay: UnsafeMutablePointer<Float>?
+    @usableFromInline let freeGain: UnsafeMutablePointer<Float>?
+    @usableFromInline let freePositionGain: UnsafeMutablePointer<Float>?
+}
+
+extension BodyStore {
+    /// Runs `body` with the columns' raw pointers: the one way the step's passes reach the columns' memory.
+    @inline(__always) @usableFromInline
+    func withColumns<R>(_ body: (BodyColumns) throws -> R) rethrows -> R {
+        try body(BodyColumns(position: position.base, rotation: rotation.base, velocity: velocity.base,
+                             angularVelocity: angularVelocity.base, invMass: invMass.base, invInertia: invInertia.base,
+                             gravity: gravity.base, sleepTime: sleepTime.base, restAnchor: restAnchor.base,
+                             restAnchorRotation: restAnchorRotation.base, extent: extent.base, bodyIndex: bodyIndex.base,
+                             box: box.base, force: force.base, torqueA: torqueA.base, torqueB: torqueB.base,
+                             linearDampingFactor: linearDampingFactor.base, angularDampingFactor: angularDampingFactor.base,
+                             freeDecay: freeDecay.base, freeGain: freeGain.base, freePositionGain: freePositionGain.base))
+    }
+}

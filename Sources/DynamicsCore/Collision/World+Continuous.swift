@@ -26,66 +26,70 @@ extension World {
     /// take it in `dt`, when there is a static or sleeping body to pass through; a body the broadphase found near
     /// one gets an infinite predicted end instead, so that it is always tested. Returns whether it recorded.
     func prepareContinuous(dt: Float) -> Bool {
-        continuousPass.count = 0
-        guard broadphase.staticGrid.used > 0 || !broadphase.staticGrid.oversize.isEmpty, broadphase.cellSize > 0 else { return false }
-        let n = bodies.awakeCount
-        if continuousPass.start.count < n { continuousPass.start.append(contentsOf: repeatElement(.zero, count: n - continuousPass.start.count)) }
-        continuousPass.count = n
-        let pos = bodies.position.base, vel = bodies.velocity.base, grav = bodies.gravity.base
-        let half = 0.5 * dt * dt
-        continuousPass.start.withUnsafeMutableBufferPointer { start in
-            for s in 0..<n {
-                let p = pos[s], e = p + dt * vel[s] + half * grav[s]
-                start[s] = SIMD4(p.x, p.y, e.x, e.y)
-            }
-            bodies.slot.withUnsafeBufferPointer { slotOf in
-                broadphase.pairs.withUnsafeBufferPointer { pairs in
-                    for key in pairs {
-                        let (sa, sb) = World.slots(of: key, slotOf)
-                        // Only a pair of one awake body and one static or sleeping body marks the awake one.
-                        if sa < n { if sb >= n { start[sa].z = .infinity } } else if sb < n { start[sb].z = .infinity }
+        return bodies.withColumns { columns in
+            continuousPass.count = 0
+            guard broadphase.staticGrid.used > 0 || !broadphase.staticGrid.oversize.isEmpty, broadphase.cellSize > 0 else { return false }
+            let n = bodies.awakeCount
+            if continuousPass.start.count < n { continuousPass.start.append(contentsOf: repeatElement(.zero, count: n - continuousPass.start.count)) }
+            continuousPass.count = n
+            let pos = columns.position, vel = columns.velocity, grav = columns.gravity
+            let half = 0.5 * dt * dt
+            continuousPass.start.withUnsafeMutableBufferPointer { start in
+                for s in 0..<n {
+                    let p = pos[s], e = p + dt * vel[s] + half * grav[s]
+                    start[s] = SIMD4(p.x, p.y, e.x, e.y)
+                }
+                bodies.slot.withUnsafeBufferPointer { slotOf in
+                    broadphase.pairs.withUnsafeBufferPointer { pairs in
+                        for key in pairs {
+                            let (sa, sb) = World.slots(of: key, slotOf)
+                            // Only a pair of one awake body and one static or sleeping body marks the awake one.
+                            if sa < n { if sb >= n { start[sa].z = .infinity } } else if sb < n { start[sb].z = .infinity }
+                        }
                     }
                 }
             }
+            return true
         }
-        return true
     }
 
     /// Puts back each awake body whose center's path this step entered a static shape (see the top of this
     /// file); `prepareContinuous` recorded the step's start.
     func solveContinuous() {
-        let n = Swift.min(bodies.awakeCount, continuousPass.count)
-        guard n > 0 else { return }
-        let pos = bodies.position.base
-        // A body is tested if the broadphase found a static or sleeping body within its reach (its contacts may
-        // still let it through), or if it ended farther than this from where its start velocity would have taken
-        // it: half the speculative distance, within which the broadphase's swept box saw every static shape it
-        // could reach.
-        let tolerance = 0.5 * settings.speculativeDistance
-        let tolerance2 = tolerance * tolerance
-        var tested: [Int32] = []
-        swap(&tested, &continuousPass.tested)
-        tested.removeAll(keepingCapacity: true)
-        continuousPass.start.withUnsafeBufferPointer { start in
-            for s in 0..<n {
-                let r = start[s]
-                let p1 = pos[s]
-                let dx = p1.x - r.z, dy = p1.y - r.w
-                if !(dx * dx + dy * dy <= tolerance2) && (p1.x != r.x || p1.y != r.y) { tested.append(Int32(s)) }
+        bodies.withColumns { columns in
+            let n = Swift.min(bodies.awakeCount, continuousPass.count)
+            guard n > 0 else { return }
+            let pos = columns.position
+            // A body is tested if the broadphase found a static or sleeping body within its reach (its contacts may
+            // still let it through), or if it ended farther than this from where its start velocity would have taken
+            // it: half the speculative distance, within which the broadphase's swept box saw every static shape it
+            // could reach.
+            let tolerance = 0.5 * settings.speculativeDistance
+            let tolerance2 = tolerance * tolerance
+            var tested: [Int32] = []
+            swap(&tested, &continuousPass.tested)
+            tested.removeAll(keepingCapacity: true)
+            continuousPass.start.withUnsafeBufferPointer { start in
+                for s in 0..<n {
+                    let r = start[s]
+                    let p1 = pos[s]
+                    let dx = p1.x - r.z, dy = p1.y - r.w
+                    if !(dx * dx + dy * dy <= tolerance2) && (p1.x != r.x || p1.y != r.y) { tested.append(Int32(s)) }
+                }
             }
-        }
-        var moved = false
-        for s32 in tested {
-            let s = Int(s32)
-            let i = Int(bodies.bodyIndex[s])
-            guard collisionFilter.classActive[Int(bodies.collisionClass[i])] else { continue }
-            let r = continuousPass.start[s]
-            if continuousStop(body: i, slot: s, from: Vec2(r.x, r.y)) { moved = true }
-        }
-        swap(&tested, &continuousPass.tested)
-        if moved {
-            rodSolver.geometryStale = true
-            contactSolver.posesStale = true
+            var moved = false
+            for s32 in tested {
+                let s = Int(s32)
+                let i = Int(bodies.bodyIndex[s])
+                guard collisionFilter.classActive[Int(bodies.collisionClass[i])] else { continue }
+                let r = continuousPass.start[s]
+                if continuousStop(body: i, slot: s, from: Vec2(r.x, r.y)) { moved = true }
+            }
+            swap(&tested, &continuousPass.tested)
+            if moved {
+                rodSolver.geometryStale = true
+                contactSolver.posesStale = true
+            }
         }
     }
 
@@ -119,55 +123,57 @@ extension World {
     /// part into that face, as in a perfectly inelastic impact: what stopped the body's motion stops its velocity
     /// too, so a body held at a wall by the pass cannot gather speed against it step after step.
     func continuousStop(body i: Int, slot s: Int, from p0: Vec2) -> Bool {
-        let p1 = bodies.position.base[s]
-        let r = coreRadius(of: i)
-        let inner = r - Swift.min(settings.linearSlop, 0.5 * r)
-        var d = p1 - p0
-        let box = AABB(lower: minimum(p0, p1) - Vec2(r, r), upper: maximum(p0, p1) + Vec2(r, r))
-        staticBodies(near: box, body: i, into: &continuousPass.near)
-        defer { continuousPass.near.removeAll(keepingCapacity: true) }
-        let pos = bodies.position.base, rot = bodies.rotation.base
-        /// Calls `body` with each shape of the static bodies found, and its body's pose.
-        @inline(__always) func forEachStaticShape(_ body: (ShapeRecord, Vec2, Rotation) -> Void) {
-            for key in continuousPass.near {
-                let lo = Int(truncatingIfNeeded: key >> 32), hi = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
-                let j = lo == i ? hi : lo
-                guard bodies.type(j) == .static else { continue }
-                let t = Int(bodies.slot[j])
-                let start = Int(bodies.shapeStart[j])
-                for k in start..<(start + Int(bodies.shapeCount[j])) { body(shapeStore.records[k], pos[t], rot[t]) }
+        return bodies.withColumns { columns in
+            let p1 = columns.position[s]
+            let r = coreRadius(of: i)
+            let inner = r - Swift.min(settings.linearSlop, 0.5 * r)
+            var d = p1 - p0
+            let box = AABB(lower: minimum(p0, p1) - Vec2(r, r), upper: maximum(p0, p1) + Vec2(r, r))
+            staticBodies(near: box, body: i, into: &continuousPass.near)
+            defer { continuousPass.near.removeAll(keepingCapacity: true) }
+            let pos = columns.position, rot = columns.rotation
+            /// Calls `body` with each shape of the static bodies found, and its body's pose.
+            @inline(__always) func forEachStaticShape(_ body: (ShapeRecord, Vec2, Rotation) -> Void) {
+                for key in continuousPass.near {
+                    let lo = Int(truncatingIfNeeded: key >> 32), hi = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
+                    let j = lo == i ? hi : lo
+                    guard bodies.type(j) == .static else { continue }
+                    let t = Int(bodies.slot[j])
+                    let start = Int(bodies.shapeStart[j])
+                    for k in start..<(start + Int(bodies.shapeCount[j])) { body(shapeStore.records[k], pos[t], rot[t]) }
+                }
             }
+            var changed = false
+            let vel = columns.velocity
+            /// Takes the part of the velocity into a face of outward normal `n` away.
+            @inline(__always) func stopVelocity(into n: Vec2) {
+                let into = dot(n, vel[s])
+                if into < 0 { vel[s] = vel[s] - into * n }
+            }
+            // Already deep: no deeper through the nearest face.
+            forEachStaticShape { shape, origin, q in
+                let deep = span(of: shape, at: origin, q, grownBy: inner, p0, d)
+                guard deep.enter <= 0 && deep.exit >= 0, let n = nearestFaceNormal(of: shape, at: origin, q, p0) else { return }
+                let into = dot(n, d)
+                if into < 0 { d = d - into * n; stopVelocity(into: n); changed = true }
+            }
+            // Crossing into a shape: stopped where the core first touches it.
+            var first: Float = 1, hit = false
+            var face = Vec2.zero
+            forEachStaticShape { shape, origin, q in
+                let deep = span(of: shape, at: origin, q, grownBy: inner, p0, d)
+                // The path must enter the deep part after its start (a start already there is handled above).
+                guard deep.enter <= deep.exit, deep.enter > 0, deep.enter <= first else { return }
+                let touch = span(of: shape, at: origin, q, grownBy: r, p0, d)
+                let t = Swift.max(0, touch.enter)
+                if !hit || t < first { first = t; face = touch.enterNormal; hit = true }
+                changed = true
+            }
+            guard changed else { return false }
+            if hit { stopVelocity(into: face) }
+            pos[s] = p0 + first * d
+            return true
         }
-        var changed = false
-        let vel = bodies.velocity.base
-        /// Takes the part of the velocity into a face of outward normal `n` away.
-        @inline(__always) func stopVelocity(into n: Vec2) {
-            let into = dot(n, vel[s])
-            if into < 0 { vel[s] = vel[s] - into * n }
-        }
-        // Already deep: no deeper through the nearest face.
-        forEachStaticShape { shape, origin, q in
-            let deep = span(of: shape, at: origin, q, grownBy: inner, p0, d)
-            guard deep.enter <= 0 && deep.exit >= 0, let n = nearestFaceNormal(of: shape, at: origin, q, p0) else { return }
-            let into = dot(n, d)
-            if into < 0 { d = d - into * n; stopVelocity(into: n); changed = true }
-        }
-        // Crossing into a shape: stopped where the core first touches it.
-        var first: Float = 1, hit = false
-        var face = Vec2.zero
-        forEachStaticShape { shape, origin, q in
-            let deep = span(of: shape, at: origin, q, grownBy: inner, p0, d)
-            // The path must enter the deep part after its start (a start already there is handled above).
-            guard deep.enter <= deep.exit, deep.enter > 0, deep.enter <= first else { return }
-            let touch = span(of: shape, at: origin, q, grownBy: r, p0, d)
-            let t = Swift.max(0, touch.enter)
-            if !hit || t < first { first = t; face = touch.enterNormal; hit = true }
-            changed = true
-        }
-        guard changed else { return false }
-        if hit { stopVelocity(into: face) }
-        pos[s] = p0 + first * d
-        return true
     }
 
     /// The outward normal of `shape`'s face nearest `p` (of a body at `origin` turned by `q`), for a point inside
@@ -202,26 +208,28 @@ extension World {
 
     /// The static and sleeping bodies whose boxes overlap `box` and which body `i` collides with, as pair keys.
     func staticBodies(near box: AABB, body i: Int, into near: inout [UInt64]) {
-        near.removeAll(keepingCapacity: true)
-        let inv = 1 / broadphase.cellSize
-        let classOf = bodies.collisionClass, slotOf = bodies.slot
-        let allBoxes = UnsafeBufferPointer(start: UnsafePointer(bodies.box.base), count: bodies.count)
-        let row = Int(classOf[i]) * collisionFilter.classCount
-        let c = cellCoord(box, inv: inv)
-        if c.cellCount >= World.oversizeCells && c.cellCount > 4096 {
-            // A path across many cells: every binned body once.
-            for t in bodies.awakeCount..<bodies.count {
-                let j = Int(bodies.bodyIndex[t])
-                if bodies.flags[j] & BodyStore.binnedBit != 0 && box.overlaps(allBoxes[t]) && collisionFilter.collides[row + Int(classOf[j])] {
-                    near.append(World.pairKey(i, j))
+        bodies.withColumns { columns in
+            near.removeAll(keepingCapacity: true)
+            let inv = 1 / broadphase.cellSize
+            let classOf = bodies.collisionClass, slotOf = bodies.slot
+            let allBoxes = UnsafeBufferPointer(start: UnsafePointer(columns.box), count: bodies.count)
+            let row = Int(classOf[i]) * collisionFilter.classCount
+            let c = cellCoord(box, inv: inv)
+            if c.cellCount >= World.oversizeCells && c.cellCount > 4096 {
+                // A path across many cells: every binned body once.
+                for t in bodies.awakeCount..<bodies.count {
+                    let j = Int(bodies.bodyIndex[t])
+                    if bodies.flags[j] & BodyStore.binnedBit != 0 && box.overlaps(allBoxes[t]) && collisionFilter.collides[row + Int(classOf[j])] {
+                        near.append(World.pairKey(i, j))
+                    }
                 }
+            } else {
+                queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, boxes: allBoxes, slotOf: slotOf, into: &near)
             }
-        } else {
-            queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, boxes: allBoxes, slotOf: slotOf, into: &near)
-        }
-        for so in broadphase.staticGrid.oversize {
-            let j = Int(so)
-            if box.overlaps(allBoxes[Int(slotOf[j])]) && collisionFilter.collides[row + Int(classOf[j])] { near.append(World.pairKey(i, j)) }
+            for so in broadphase.staticGrid.oversize {
+                let j = Int(so)
+                if box.overlaps(allBoxes[Int(slotOf[j])]) && collisionFilter.collides[row + Int(classOf[j])] { near.append(World.pairKey(i, j)) }
+            }
         }
     }
 

@@ -96,30 +96,32 @@ extension World {
     /// whether the references held over from the last step (false: every body took its pose, and no manifold is
     /// reused this step).
     func updateReferencePoses(tolerance: Float) -> Bool {
-        let n = bodies.awakeCount
-        let held = contactStore.referenceState.valid && contactStore.referenceState.slots == bodies.slotVersion
-            && contactStore.referenceState.pairs == broadphase.pairCacheVersion && contactStore.referenceState.awake == n
-        contactStore.referencePose.reserve(n, count: held ? n : 0)
-        contactStore.referenceMoved.reserve(n, count: 0)
-        let ref = contactStore.referencePose.base, moved = contactStore.referenceMoved.base
-        let pos = bodies.position.base, rot = bodies.rotation.base, ext = bodies.extent.base
-        let tolerance2 = tolerance * tolerance
-        for s in 0..<n {
-            let p = pos[s], q = rot[s]
-            var leaves = true
-            if held {
-                let r = ref[s]
-                let dx = p.x - r[0], dy = p.y - r[1]
-                // The sine and cosine of the turn since the reference; a point at the body's extent moves
-                // extent × |sin| across (and the cosine rules out turns past a quarter).
-                let sine = r[2] * q.s - r[3] * q.c, cosine = r[2] * q.c + r[3] * q.s
-                leaves = dx * dx + dy * dy > tolerance2 || abs(sine) * ext[s] > tolerance || cosine <= 0
+        return bodies.withColumns { columns in
+            let n = bodies.awakeCount
+            let held = contactStore.referenceState.valid && contactStore.referenceState.slots == bodies.slotVersion
+                && contactStore.referenceState.pairs == broadphase.pairCacheVersion && contactStore.referenceState.awake == n
+            contactStore.referencePose.reserve(n, count: held ? n : 0)
+            contactStore.referenceMoved.reserve(n, count: 0)
+            let ref = contactStore.referencePose, moved = contactStore.referenceMoved
+            let pos = columns.position, rot = columns.rotation, ext = columns.extent
+            let tolerance2 = tolerance * tolerance
+            for s in 0..<n {
+                let p = pos[s], q = rot[s]
+                var leaves = true
+                if held {
+                    let r = ref[s]
+                    let dx = p.x - r[0], dy = p.y - r[1]
+                    // The sine and cosine of the turn since the reference; a point at the body's extent moves
+                    // extent × |sin| across (and the cosine rules out turns past a quarter).
+                    let sine = r[2] * q.s - r[3] * q.c, cosine = r[2] * q.c + r[3] * q.s
+                    leaves = dx * dx + dy * dy > tolerance2 || abs(sine) * ext[s] > tolerance || cosine <= 0
+                }
+                if leaves { ref[s] = SIMD4(p.x, p.y, q.c, q.s) }
+                moved[s] = leaves ? 1 : 0
             }
-            if leaves { ref[s] = SIMD4(p.x, p.y, q.c, q.s) }
-            moved[s] = leaves ? 1 : 0
+            contactStore.referenceState = (bodies.slotVersion, broadphase.pairCacheVersion, n, true)
+            return held
         }
-        contactStore.referenceState = (bodies.slotVersion, broadphase.pairCacheVersion, n, true)
-        return held
     }
 
     /// Stage 3b: manifolds for every candidate pair, merged with last step's contacts (both sorted by key) for
@@ -136,236 +138,238 @@ extension World {
     ///
     /// Last step's contacts are read from `contactHistory`, the list's twin buffer, while the list is rebuilt.
     func narrowphase(dt: Float) {
-        if contactStore.needsSort { contactStore.contacts.sort(by: <); contactStore.needsSort = false }
-        let history = self.contactStore.contacts; self.contactStore.contacts = []
-        var contacts = self.contactStore.history; self.contactStore.history = []
-        var ended = self.contactEndedEvents; self.contactEndedEvents = []
-        var began = self.contactBeganEvents; self.contactBeganEvents = []
-        var wakeList = self.islandStore.wakeList; self.islandStore.wakeList = []
-        contacts.removeAll(keepingCapacity: true)
-        // At most one contact per candidate pair of one-shape bodies: sized for that at once, with an eighth to spare.
-        let pairCount = self.broadphase.pairs.count
-        if contacts.capacity < pairCount { contacts.reserveCapacity(pairCount + pairCount / 8) }
-        wakeList.removeAll(keepingCapacity: true)
-        let generation = bodies.generation, materials = bodies.materials
-        let sleepingIsland = bodies.sleepingIsland
-        @inline(__always) func endedEvent(_ c: Contact) -> ContactEndedEvent {
-            let a = Int(c.bodyPair >> 32), b = Int(c.bodyPair & 0xFFFF_FFFF)
-            return ContactEndedEvent(bodyA: BodyID(index: Int32(a), generation: generation[a]),
-                                     bodyB: BodyID(index: Int32(b), generation: generation[b]),
-                                     shapeA: Int(c.shapePair >> 16), shapeB: Int(c.shapePair & 0xFFFF))
-        }
-        let slop = settings.linearSlop
-        let scratch = scratchPolygons
-        let beginTouch = slop            // touching starts at this separation or less
-        let endTouch = 3 * slop          // and ends above this (hysteresis against flicker)
-        let margin = settings.speculativeDistance
-        let tolerance = World.manifoldTolerance(linearSlop: slop)
-        let reachUnit = World.reachUnit(linearSlop: slop), perReachUnit = 1 / reachUnit
-        let pos = bodies.position.base, rot = bodies.rotation.base, vel = bodies.velocity.base
-        let angVel = bodies.angularVelocity.base, grav = bodies.gravity.base
-        let awakeCount = bodies.awakeCount
-        let oldCount = history.count
-        // References are kept, and manifolds reused, in a calm scene only (as the broadphase keeps its candidates):
-        // elsewhere each body's reference is its present pose, and a scene in motion pays no memory or upkeep.
-        let calm = !self.broadphase.pairs.isEmpty && broadphase.fatGrid.calmSteps > World.calmStepsToKeep
-        let held = calm ? updateReferencePoses(tolerance: tolerance) : false
-        if !calm { contactStore.referenceState.valid = false }
-        let referenceCount = calm ? awakeCount : 0
-        let ref = contactStore.referencePose.base, moved = contactStore.referenceMoved.base
-        let reuse = contactStore.manifoldReuse
-        var reused = 0
-        /// Slot s's reference pose (a static or sleeping body's present one: it has not moved).
-        @inline(__always) func reference(_ s: Int) -> (p: Vec2, q: Rotation) {
-            guard s < referenceCount else { return (pos[s], rot[s]) }
-            let r = ref[s]
-            return (Vec2(r[0], r[1]), Rotation(c: r[2], s: r[3]))
-        }
+        bodies.withColumns { columns in
+            if contactStore.needsSort { contactStore.contacts.sort(by: <); contactStore.needsSort = false }
+            let history = self.contactStore.contacts; self.contactStore.contacts = []
+            var contacts = self.contactStore.history; self.contactStore.history = []
+            var ended = self.contactEndedEvents; self.contactEndedEvents = []
+            var began = self.contactBeganEvents; self.contactBeganEvents = []
+            var wakeList = self.islandStore.wakeList; self.islandStore.wakeList = []
+            contacts.removeAll(keepingCapacity: true)
+            // At most one contact per candidate pair of one-shape bodies: sized for that at once, with an eighth to spare.
+            let pairCount = self.broadphase.pairs.count
+            if contacts.capacity < pairCount { contacts.reserveCapacity(pairCount + pairCount / 8) }
+            wakeList.removeAll(keepingCapacity: true)
+            let generation = bodies.generation, materials = bodies.materials
+            let sleepingIsland = bodies.sleepingIsland
+            @inline(__always) func endedEvent(_ c: Contact) -> ContactEndedEvent {
+                let a = Int(c.bodyPair >> 32), b = Int(c.bodyPair & 0xFFFF_FFFF)
+                return ContactEndedEvent(bodyA: BodyID(index: Int32(a), generation: generation[a]),
+                                         bodyB: BodyID(index: Int32(b), generation: generation[b]),
+                                         shapeA: Int(c.shapePair >> 16), shapeB: Int(c.shapePair & 0xFFFF))
+            }
+            let slop = settings.linearSlop
+            let scratch = scratchPolygons
+            let beginTouch = slop            // touching starts at this separation or less
+            let endTouch = 3 * slop          // and ends above this (hysteresis against flicker)
+            let margin = settings.speculativeDistance
+            let tolerance = World.manifoldTolerance(linearSlop: slop)
+            let reachUnit = World.reachUnit(linearSlop: slop), perReachUnit = 1 / reachUnit
+            let pos = columns.position, rot = columns.rotation, vel = columns.velocity
+            let angVel = columns.angularVelocity, grav = columns.gravity
+            let awakeCount = bodies.awakeCount
+            let oldCount = history.count
+            // References are kept, and manifolds reused, in a calm scene only (as the broadphase keeps its candidates):
+            // elsewhere each body's reference is its present pose, and a scene in motion pays no memory or upkeep.
+            let calm = !self.broadphase.pairs.isEmpty && broadphase.fatGrid.calmSteps > World.calmStepsToKeep
+            let held = calm ? updateReferencePoses(tolerance: tolerance) : false
+            if !calm { contactStore.referenceState.valid = false }
+            let referenceCount = calm ? awakeCount : 0
+            let ref = contactStore.referencePose, moved = contactStore.referenceMoved
+            let reuse = contactStore.manifoldReuse
+            var reused = 0
+            /// Slot s's reference pose (a static or sleeping body's present one: it has not moved).
+            @inline(__always) func reference(_ s: Int) -> (p: Vec2, q: Rotation) {
+                guard s < referenceCount else { return (pos[s], rot[s]) }
+                let r = ref[s]
+                return (Vec2(r[0], r[1]), Rotation(c: r[2], s: r[3]))
+            }
 
-        // The columns read per pair, as raw buffers (no bounds checks in the loop).
-        self.broadphase.pairs.withUnsafeBufferPointer { pairs in
-        self.shapeStore.records.withUnsafeBufferPointer { shapes in
-        bodies.slot.withUnsafeBufferPointer { slot in
-        bodies.material.withUnsafeBufferPointer { material in
-        bodies.shapeStart.withUnsafeBufferPointer { shapeStart in
-        bodies.shapeCount.withUnsafeBufferPointer { shapeCount in
-        shapeStore.polygonVertices.withUnsafeBufferPointer { pv in
-        shapeStore.polygonNormals.withUnsafeBufferPointer { pn in
-        history.withUnsafeBufferPointer { old in
-        broadphase.pairReach.withUnsafeBufferPointer { reaches in
-            var merge = NarrowphaseMerge(contacts: contacts, ended: ended, began: began)
-            contacts = []; ended = []; began = []
-            defer { contacts = merge.contacts; ended = merge.ended; began = merge.began; reused = merge.reused }
-            var oi = 0
-            var mixedOf: (Int32, Int32) = (.min, .min)
-            var mixedFriction: Float = 0, mixedRestitution: Float = 0
-            for p in 0..<pairs.count {
-                let key = pairs[p]
-                while oi < oldCount && old[oi].bodyPair < key {
+            // The columns read per pair, as raw buffers (no bounds checks in the loop).
+            self.broadphase.pairs.withUnsafeBufferPointer { pairs in
+            self.shapeStore.records.withUnsafeBufferPointer { shapes in
+            bodies.slot.withUnsafeBufferPointer { slot in
+            bodies.material.withUnsafeBufferPointer { material in
+            bodies.shapeStart.withUnsafeBufferPointer { shapeStart in
+            bodies.shapeCount.withUnsafeBufferPointer { shapeCount in
+            shapeStore.polygonVertices.withUnsafeBufferPointer { pv in
+            shapeStore.polygonNormals.withUnsafeBufferPointer { pn in
+            history.withUnsafeBufferPointer { old in
+            broadphase.pairReach.withUnsafeBufferPointer { reaches in
+                var merge = NarrowphaseMerge(contacts: contacts, ended: ended, began: began)
+                contacts = []; ended = []; began = []
+                defer { contacts = merge.contacts; ended = merge.ended; began = merge.began; reused = merge.reused }
+                var oi = 0
+                var mixedOf: (Int32, Int32) = (.min, .min)
+                var mixedFriction: Float = 0, mixedRestitution: Float = 0
+                for p in 0..<pairs.count {
+                    let key = pairs[p]
+                    while oi < oldCount && old[oi].bodyPair < key {
+                        if old[oi].touching { merge.ended.append(endedEvent(old[oi])) }
+                        oi += 1
+                    }
+                    let oldStart = oi
+                    while oi < oldCount && old[oi].bodyPair == key { oi += 1 }
+                    let ia = Int(key >> 32), ib = Int(key & 0xFFFF_FFFF)
+                    let sa = Int(slot[ia]), sb = Int(slot[ib])
+                    let pA = pos[sa], pB = pos[sb]
+                    let (rA, rqA) = reference(sa), (rB, rqB) = reference(sb)
+                    // Each body's motion since its reference: displacement and the sine of its turn.
+                    let dA = pA - rA, dB = pB - rB
+                    let turnA = rqA.c * rot[sa].s - rqA.s * rot[sa].c, turnB = rqB.c * rot[sb].s - rqB.s * rot[sb].c
+                    let spin = reaches[p].spin, speculativeReach = reaches[p].speculativeReach
+                    // The reach in whole units (or none, beyond 254 of them).
+                    let units = ((speculativeReach - margin) * perReachUnit).rounded(.up)
+                    let reachNow: UInt8 = units < Float(World.noReach) ? UInt8(units) : World.noReach
+                    // Last step's reach, and manifolds, may stand while both references held.
+                    let kept = held && !(sa < awakeCount && moved[sa] != 0) && !(sb < awakeCount && moved[sb] != 0)
+                    // The mixed friction and restitution of the last pair of materials, kept: consecutive pairs (and
+                    // most pairs of a scene) share their materials.
+                    let materialA = material[ia], materialB = material[ib]
+                    if materialA != mixedOf.0 || materialB != mixedOf.1 {
+                        let surfaceA = materials[Int(materialA)], surfaceB = materials[Int(materialB)]
+                        mixedFriction = (surfaceA.friction * surfaceB.friction).squareRoot()
+                        mixedRestitution = Swift.max(surfaceA.restitution, surfaceB.restitution)
+                        mixedOf = (materialA, materialB)
+                    }
+                    let startA = Int(shapeStart[ia]), countA = Int(shapeCount[ia])
+                    let startB = Int(shapeStart[ib]), countB = Int(shapeCount[ib])
+                    merge.anyPoints = false
+                    let friction = mixedFriction, restitution = mixedRestitution, oldEnd = oi
+                    /// Shape `la` of A against shape `lb` of B: their manifold, merged with last step's contact of the
+                    /// two shapes. (It captures constants only; what it changes comes `inout`.)
+                    @inline(__always) func meet(_ la: Int, _ lb: Int, _ s: inout NarrowphaseMerge) {
+                        let lo = UInt32(la) << 16 | UInt32(lb)
+                        var previous: Int = -1
+                        for k in oldStart..<oldEnd where old[k].shapePair == lo { previous = k; break }
+                        var m: Manifold
+                        // Last step's reach stands while both references held and it is long enough; then so does its
+                        // manifold (computing it again would give the same).
+                        let standing = kept && previous >= 0 && old[previous].reach != World.noReach
+                            && old[previous].reach >= reachNow
+                        let reach = standing ? old[previous].reach : reachNow
+                        let collideReach = reach == World.noReach ? speculativeReach : margin + Float(reach) * reachUnit
+                        if reuse && standing {
+                            m = old[previous].manifold
+                            s.reused += 1
+                        } else {
+                            let shapeA = shapes[startA + la]
+                            let shapeB = shapes[startB + lb]
+                            if shapeA.kind == .polygon && shapeB.kind == .polygon && shapeA.vertexCount == 4 && shapeB.vertexCount == 4 {
+                                // Two quads (boxes) meet in registers.
+                                if s.quadA != startA + la {
+                                    let vs = Int(shapeA.vertexStart)
+                                    s.worldQuadA = WorldQuad(vertices: pv.baseAddress! + vs, normals: pn.baseAddress! + vs, p: rA, q: rqA)
+                                    s.quadA = startA + la
+                                }
+                                let vs = Int(shapeB.vertexStart)
+                                let worldQuadB = WorldQuad(vertices: pv.baseAddress! + vs, normals: pn.baseAddress! + vs, p: rB, q: rqB)
+                                m = collideQuads(s.worldQuadA, worldQuadB, speculativeReach: collideReach, linearSlop: slop)
+                            } else {
+                                m = World.collide(shapeA, rA, rqA, shapeB, rB, rqB, speculativeReach: collideReach, linearSlop: slop,
+                                                  scratch: scratch, aLoaded: s.loadedA == startA + la, vertices: pv, normals: pn)
+                                if shapeA.kind != .circle { s.loadedA = startA + la }
+                            }
+                            m.points.0.referenceSeparation = m.points.0.separation
+                            m.points.1.referenceSeparation = m.points.1.separation
+                        }
+                        // Each point's separation at the present poses: the points of A and B there moved with their
+                        // bodies since the references.
+                        for k in 0..<m.pointCount {
+                            var q = m[k]
+                            let moveA = dA + turnA * leftPerp(q.point - rA), moveB = dB + turnB * leftPerp(q.point - rB)
+                            q.separation = q.referenceSeparation + dot(m.normal, moveB - moveA)
+                            m[k] = q
+                        }
+                        // The speculative reach used above bounds the approach in any direction; keep the contact
+                        // only if the pair can close its gap along this normal within the step, so items moving past
+                        // each other do not fill the solver with contacts that cannot touch.
+                        if m.pointCount > 0 {
+                            let approach = -dot(m.normal, vel[sb] - vel[sa]) - dt * dot(m.normal, grav[sb] - grav[sa])
+                            let reach = margin + dt * (Swift.max(approach, 0) + spin)
+                            if m.minSeparation > reach { m.pointCount = 0 }
+                        }
+                        let wasTouching = previous >= 0 && old[previous].touching
+                        if m.pointCount == 0 {
+                            if wasTouching { s.ended.append(endedEvent(old[previous])) }
+                            return
+                        }
+                        s.anyPoints = true
+                        // Anchors, relative velocity, and warm-start impulses matched by feature id.
+                        let previousPoints = previous >= 0 ? old[previous].manifold.pointCount : 0
+                        let vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
+                        for k in 0..<m.pointCount {
+                            var p = m[k]
+                            let vrA = vA + cross(wA, p.anchorA(from: pA, normal: m.normal))
+                            let vrB = vB + cross(wB, p.anchorB(from: pB, normal: m.normal))
+                            p.relativeVelocity = dot(m.normal, vrB - vrA)
+                            p.normalImpulse = 0; p.tangentImpulse = 0; p.maxNormalImpulse = 0
+                            if previousPoints > 0 {
+                                // The previous manifold's points, read in place.
+                                let q = old[previous].manifold.points
+                                if q.0.id == p.id {
+                                    p.normalImpulse = q.0.normalImpulse; p.tangentImpulse = q.0.tangentImpulse
+                                } else if previousPoints > 1 && q.1.id == p.id {
+                                    p.normalImpulse = q.1.normalImpulse; p.tangentImpulse = q.1.tangentImpulse
+                                }
+                            }
+                            m[k] = p
+                        }
+                        let sep = m.minSeparation
+                        let touching = wasTouching ? sep <= endTouch : sep <= beginTouch
+                        if touching && !wasTouching {
+                            s.began.append(ContactBeganEvent(
+                                bodyA: BodyID(index: Int32(ia), generation: generation[ia]),
+                                bodyB: BodyID(index: Int32(ib), generation: generation[ib]),
+                                shapeA: la, shapeB: lb, point: m.points.0.point, normal: m.normal))
+                        } else if !touching && wasTouching {
+                            s.ended.append(endedEvent(old[previous]))
+                        }
+                        s.contacts.append(Contact(bodyPair: key, shapePair: lo, manifold: m, friction: friction,
+                                                restitution: restitution, touching: touching, reach: reach))
+                    }
+                    if countA == 1 && countB == 1 {
+                        // One shape each, the common case, outside the loops (whose invariants the compiler would
+                        // otherwise hoist to the pair and keep on the stack).
+                        meet(0, 0, &merge)
+                    } else {
+                        for la in 0..<countA {
+                            for lb in 0..<countB { meet(la, lb, &merge) }
+                        }
+                    }
+                    // An awake body reaching a sleeping one wakes its island.
+                    if merge.anyPoints {
+                        if sa >= awakeCount, sleepingIsland[ia] >= 0 { wakeList.append(sleepingIsland[ia]) }
+                        if sb >= awakeCount, sleepingIsland[ib] >= 0 { wakeList.append(sleepingIsland[ib]) }
+                    }
+                }
+                while oi < oldCount {
                     if old[oi].touching { merge.ended.append(endedEvent(old[oi])) }
                     oi += 1
                 }
-                let oldStart = oi
-                while oi < oldCount && old[oi].bodyPair == key { oi += 1 }
-                let ia = Int(key >> 32), ib = Int(key & 0xFFFF_FFFF)
-                let sa = Int(slot[ia]), sb = Int(slot[ib])
-                let pA = pos[sa], pB = pos[sb]
-                let (rA, rqA) = reference(sa), (rB, rqB) = reference(sb)
-                // Each body's motion since its reference: displacement and the sine of its turn.
-                let dA = pA - rA, dB = pB - rB
-                let turnA = rqA.c * rot[sa].s - rqA.s * rot[sa].c, turnB = rqB.c * rot[sb].s - rqB.s * rot[sb].c
-                let spin = reaches[p].spin, speculativeReach = reaches[p].speculativeReach
-                // The reach in whole units (or none, beyond 254 of them).
-                let units = ((speculativeReach - margin) * perReachUnit).rounded(.up)
-                let reachNow: UInt8 = units < Float(World.noReach) ? UInt8(units) : World.noReach
-                // Last step's reach, and manifolds, may stand while both references held.
-                let kept = held && !(sa < awakeCount && moved[sa] != 0) && !(sb < awakeCount && moved[sb] != 0)
-                // The mixed friction and restitution of the last pair of materials, kept: consecutive pairs (and
-                // most pairs of a scene) share their materials.
-                let materialA = material[ia], materialB = material[ib]
-                if materialA != mixedOf.0 || materialB != mixedOf.1 {
-                    let surfaceA = materials[Int(materialA)], surfaceB = materials[Int(materialB)]
-                    mixedFriction = (surfaceA.friction * surfaceB.friction).squareRoot()
-                    mixedRestitution = Swift.max(surfaceA.restitution, surfaceB.restitution)
-                    mixedOf = (materialA, materialB)
-                }
-                let startA = Int(shapeStart[ia]), countA = Int(shapeCount[ia])
-                let startB = Int(shapeStart[ib]), countB = Int(shapeCount[ib])
-                merge.anyPoints = false
-                let friction = mixedFriction, restitution = mixedRestitution, oldEnd = oi
-                /// Shape `la` of A against shape `lb` of B: their manifold, merged with last step's contact of the
-                /// two shapes. (It captures constants only; what it changes comes `inout`.)
-                @inline(__always) func meet(_ la: Int, _ lb: Int, _ s: inout NarrowphaseMerge) {
-                    let lo = UInt32(la) << 16 | UInt32(lb)
-                    var previous: Int = -1
-                    for k in oldStart..<oldEnd where old[k].shapePair == lo { previous = k; break }
-                    var m: Manifold
-                    // Last step's reach stands while both references held and it is long enough; then so does its
-                    // manifold (computing it again would give the same).
-                    let standing = kept && previous >= 0 && old[previous].reach != World.noReach
-                        && old[previous].reach >= reachNow
-                    let reach = standing ? old[previous].reach : reachNow
-                    let collideReach = reach == World.noReach ? speculativeReach : margin + Float(reach) * reachUnit
-                    if reuse && standing {
-                        m = old[previous].manifold
-                        s.reused += 1
-                    } else {
-                        let shapeA = shapes[startA + la]
-                        let shapeB = shapes[startB + lb]
-                        if shapeA.kind == .polygon && shapeB.kind == .polygon && shapeA.vertexCount == 4 && shapeB.vertexCount == 4 {
-                            // Two quads (boxes) meet in registers.
-                            if s.quadA != startA + la {
-                                let vs = Int(shapeA.vertexStart)
-                                s.worldQuadA = WorldQuad(vertices: pv.baseAddress! + vs, normals: pn.baseAddress! + vs, p: rA, q: rqA)
-                                s.quadA = startA + la
-                            }
-                            let vs = Int(shapeB.vertexStart)
-                            let worldQuadB = WorldQuad(vertices: pv.baseAddress! + vs, normals: pn.baseAddress! + vs, p: rB, q: rqB)
-                            m = collideQuads(s.worldQuadA, worldQuadB, speculativeReach: collideReach, linearSlop: slop)
-                        } else {
-                            m = World.collide(shapeA, rA, rqA, shapeB, rB, rqB, speculativeReach: collideReach, linearSlop: slop,
-                                              scratch: scratch, aLoaded: s.loadedA == startA + la, vertices: pv, normals: pn)
-                            if shapeA.kind != .circle { s.loadedA = startA + la }
-                        }
-                        m.points.0.referenceSeparation = m.points.0.separation
-                        m.points.1.referenceSeparation = m.points.1.separation
-                    }
-                    // Each point's separation at the present poses: the points of A and B there moved with their
-                    // bodies since the references.
-                    for k in 0..<m.pointCount {
-                        var q = m[k]
-                        let moveA = dA + turnA * leftPerp(q.point - rA), moveB = dB + turnB * leftPerp(q.point - rB)
-                        q.separation = q.referenceSeparation + dot(m.normal, moveB - moveA)
-                        m[k] = q
-                    }
-                    // The speculative reach used above bounds the approach in any direction; keep the contact
-                    // only if the pair can close its gap along this normal within the step, so items moving past
-                    // each other do not fill the solver with contacts that cannot touch.
-                    if m.pointCount > 0 {
-                        let approach = -dot(m.normal, vel[sb] - vel[sa]) - dt * dot(m.normal, grav[sb] - grav[sa])
-                        let reach = margin + dt * (Swift.max(approach, 0) + spin)
-                        if m.minSeparation > reach { m.pointCount = 0 }
-                    }
-                    let wasTouching = previous >= 0 && old[previous].touching
-                    if m.pointCount == 0 {
-                        if wasTouching { s.ended.append(endedEvent(old[previous])) }
-                        return
-                    }
-                    s.anyPoints = true
-                    // Anchors, relative velocity, and warm-start impulses matched by feature id.
-                    let previousPoints = previous >= 0 ? old[previous].manifold.pointCount : 0
-                    let vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
-                    for k in 0..<m.pointCount {
-                        var p = m[k]
-                        let vrA = vA + cross(wA, p.anchorA(from: pA, normal: m.normal))
-                        let vrB = vB + cross(wB, p.anchorB(from: pB, normal: m.normal))
-                        p.relativeVelocity = dot(m.normal, vrB - vrA)
-                        p.normalImpulse = 0; p.tangentImpulse = 0; p.maxNormalImpulse = 0
-                        if previousPoints > 0 {
-                            // The previous manifold's points, read in place.
-                            let q = old[previous].manifold.points
-                            if q.0.id == p.id {
-                                p.normalImpulse = q.0.normalImpulse; p.tangentImpulse = q.0.tangentImpulse
-                            } else if previousPoints > 1 && q.1.id == p.id {
-                                p.normalImpulse = q.1.normalImpulse; p.tangentImpulse = q.1.tangentImpulse
-                            }
-                        }
-                        m[k] = p
-                    }
-                    let sep = m.minSeparation
-                    let touching = wasTouching ? sep <= endTouch : sep <= beginTouch
-                    if touching && !wasTouching {
-                        s.began.append(ContactBeganEvent(
-                            bodyA: BodyID(index: Int32(ia), generation: generation[ia]),
-                            bodyB: BodyID(index: Int32(ib), generation: generation[ib]),
-                            shapeA: la, shapeB: lb, point: m.points.0.point, normal: m.normal))
-                    } else if !touching && wasTouching {
-                        s.ended.append(endedEvent(old[previous]))
-                    }
-                    s.contacts.append(Contact(bodyPair: key, shapePair: lo, manifold: m, friction: friction,
-                                            restitution: restitution, touching: touching, reach: reach))
-                }
-                if countA == 1 && countB == 1 {
-                    // One shape each, the common case, outside the loops (whose invariants the compiler would
-                    // otherwise hoist to the pair and keep on the stack).
-                    meet(0, 0, &merge)
-                } else {
-                    for la in 0..<countA {
-                        for lb in 0..<countB { meet(la, lb, &merge) }
-                    }
-                }
-                // An awake body reaching a sleeping one wakes its island.
-                if merge.anyPoints {
-                    if sa >= awakeCount, sleepingIsland[ia] >= 0 { wakeList.append(sleepingIsland[ia]) }
-                    if sb >= awakeCount, sleepingIsland[ib] >= 0 { wakeList.append(sleepingIsland[ib]) }
-                }
             }
-            while oi < oldCount {
-                if old[oi].touching { merge.ended.append(endedEvent(old[oi])) }
-                oi += 1
             }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            self.contactStore.contacts = contacts
+            self.contactStore.history = history
+            contactStore.reusedManifoldCount = reused
+            self.contactEndedEvents = ended
+            self.contactBeganEvents = began
+            self.islandStore.wakeList = wakeList
+            if !wakeList.isEmpty {
+                wakeList.sort()
+                var last: Int32 = -1
+                for k in wakeList where k != last { wakeIsland(k); last = k }
+            }
+            if contactStore.needsSort { contacts.sort(by: <); contactStore.needsSort = false }
         }
-        }
-        }
-        }
-        }
-        }
-        }
-        }
-        }
-        }
-        self.contactStore.contacts = contacts
-        self.contactStore.history = history
-        contactStore.reusedManifoldCount = reused
-        self.contactEndedEvents = ended
-        self.contactBeganEvents = began
-        self.islandStore.wakeList = wakeList
-        if !wakeList.isEmpty {
-            wakeList.sort()
-            var last: Int32 = -1
-            for k in wakeList where k != last { wakeIsland(k); last = k }
-        }
-        if contactStore.needsSort { contacts.sort(by: <); contactStore.needsSort = false }
     }
 
     // MARK: - Waking

@@ -1,8 +1,9 @@
 /// A growable raw buffer: one column of a struct-of-arrays table.
 ///
-/// Columns are owned by a table class that frees them in `deinit`. Hot loops read `base` once into a local and
-/// index that; this keeps class-property access and exclusivity checks out of the loops (they cost several times
-/// the loop body on this toolchain). Bounds are asserted in debug builds only.
+/// Columns are owned by a table class that frees them in `deinit`. The raw `base` is read in two places only: the
+/// body columns' scoped handle (`BodyStore.withColumns`, which hands a pass all of them as local pointers, keeping
+/// class-property access and exclusivity checks out of its loops) and this file's accessors (`buffer(count:)`,
+/// `rawBytes` for the C kernels, the subscript). The subscript asserts its bounds in debug builds.
 @usableFromInline
 struct Column<Element> {
     @usableFromInline var base: UnsafeMutablePointer<Element>
@@ -46,6 +47,18 @@ struct Column<Element> {
         base.deinitialize(count: count)
         base.deallocate()
     }
+
+    /// The first `count` elements, read-only (`count` at most the capacity).
+    @inline(__always) @usableFromInline func buffer(count: Int) -> UnsafeBufferPointer<Element> {
+        assert(count >= 0 && count <= capacity)
+        return UnsafeBufferPointer(start: base, count: count)
+    }
+
+    /// The buffer's bytes, for a C kernel that takes the column as raw memory (the packed solver state).
+    @usableFromInline var rawBytes: UnsafeMutableRawPointer { @inline(__always) get { UnsafeMutableRawPointer(base) } }
+
+    /// Deinitializes the first `count` elements, keeping the buffer.
+    @usableFromInline func deinitialize(count: Int) { base.deinitialize(count: count) }
 
     @usableFromInline subscript(i: Int) -> Element {
         @inline(__always) get { assert(i >= 0 && i < capacity); return base[i] }

@@ -9,150 +9,154 @@ extension World {
     /// The rest test of every awake body (the free-motion pass does the same, four lanes at a time). Returns
     /// whether some body has rested long enough to sleep.
     func restTest(dt: Float) -> Bool {
-        let n = bodies.awakeCount
-        let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, sleepTime = bodies.sleepTime.base
-        let ext = bodies.extent.base, pos = bodies.position.base, rot = bodies.rotation.base
-        let anchor = bodies.restAnchor.base, anchorRot = bodies.restAnchorRotation.base
-        let lin = settings.sleepLinearVelocity, ang = settings.sleepAngularVelocity
-        let window = settings.timeToSleep
-        let maxDrift = lin * window                 // 0.5 pt
-        let maxTurn = ang * window                  // 1 degree
-        let halfTurn2 = 0.5 * maxTurn * maxTurn, halfDrift2 = 0.5 * maxDrift * maxDrift
-        let invWindow = 1 / window
-        var ready = false
-        for s in 0..<n {
-            // At rest: on average slower than about 1 pt/s and 2 degrees/s since the rest window began. A body
-            // that vibrates in place (a corner settling in a pile) rests; one drifting or swinging does not. An
-            // instantaneous speed over 4x the thresholds always restarts the window. Rotation that moves no point
-            // of the body more than the linear threshold also counts as rest, so tiny items are not held awake by
-            // turns nobody can see.
-            let v = vel[s], w = abs(angVel[s]), e = ext[s]
-            if lengthSquared(v) > 16 * lin * lin || (w > 4 * ang && w * e > 4 * lin) {
-                // Too fast to be resting: the clock reads −1, "not started, anchor stale", so a moving body costs
-                // one store; the first slow step sets the anchor.
-                sleepTime[s] = -1
-                continue
-            }
-            let before = sleepTime[s]
-            let drift = lengthSquared(pos[s] - anchor[s]) > maxDrift * maxDrift
-            // Turned more than T = max(maxTurn, maxDrift / extent) since the anchor: 1 − cos Δθ > T²/2, which
-            // avoids an atan2 per body (the two agree to 2% for T ≤ 0.5 rad); written without a division.
-            let a = anchorRot[s], b = rot[s]
-            let oneMinusCos = 1 - (a.c * b.c + a.s * b.s)
-            let turnedTooFar = oneMinusCos > halfTurn2 && (e <= 0 || oneMinusCos * (e * e) > halfDrift2)
-            if before < 0 || drift || turnedTooFar {
-                sleepTime[s] = 0
-                anchor[s] = pos[s]
-                anchorRot[s] = rot[s]
-            } else {
-                // The average is taken over each half second in turn: after a full window at rest the anchor
-                // moves up, so a body waiting for the rest of its island is judged on its recent motion, not on
-                // how far it crept since it first stopped.
-                sleepTime[s] = before + dt
-                if restWindowIndex(sleepTime[s] * invWindow) != restWindowIndex(before * invWindow) {
+        return bodies.withColumns { columns in
+            let n = bodies.awakeCount
+            let vel = columns.velocity, angVel = columns.angularVelocity, sleepTime = columns.sleepTime
+            let ext = columns.extent, pos = columns.position, rot = columns.rotation
+            let anchor = columns.restAnchor, anchorRot = columns.restAnchorRotation
+            let lin = settings.sleepLinearVelocity, ang = settings.sleepAngularVelocity
+            let window = settings.timeToSleep
+            let maxDrift = lin * window                 // 0.5 pt
+            let maxTurn = ang * window                  // 1 degree
+            let halfTurn2 = 0.5 * maxTurn * maxTurn, halfDrift2 = 0.5 * maxDrift * maxDrift
+            let invWindow = 1 / window
+            var ready = false
+            for s in 0..<n {
+                // At rest: on average slower than about 1 pt/s and 2 degrees/s since the rest window began. A body
+                // that vibrates in place (a corner settling in a pile) rests; one drifting or swinging does not. An
+                // instantaneous speed over 4x the thresholds always restarts the window. Rotation that moves no point
+                // of the body more than the linear threshold also counts as rest, so tiny items are not held awake by
+                // turns nobody can see.
+                let v = vel[s], w = abs(angVel[s]), e = ext[s]
+                if lengthSquared(v) > 16 * lin * lin || (w > 4 * ang && w * e > 4 * lin) {
+                    // Too fast to be resting: the clock reads −1, "not started, anchor stale", so a moving body costs
+                    // one store; the first slow step sets the anchor.
+                    sleepTime[s] = -1
+                    continue
+                }
+                let before = sleepTime[s]
+                let drift = lengthSquared(pos[s] - anchor[s]) > maxDrift * maxDrift
+                // Turned more than T = max(maxTurn, maxDrift / extent) since the anchor: 1 − cos Δθ > T²/2, which
+                // avoids an atan2 per body (the two agree to 2% for T ≤ 0.5 rad); written without a division.
+                let a = anchorRot[s], b = rot[s]
+                let oneMinusCos = 1 - (a.c * b.c + a.s * b.s)
+                let turnedTooFar = oneMinusCos > halfTurn2 && (e <= 0 || oneMinusCos * (e * e) > halfDrift2)
+                if before < 0 || drift || turnedTooFar {
+                    sleepTime[s] = 0
                     anchor[s] = pos[s]
                     anchorRot[s] = rot[s]
+                } else {
+                    // The average is taken over each half second in turn: after a full window at rest the anchor
+                    // moves up, so a body waiting for the rest of its island is judged on its recent motion, not on
+                    // how far it crept since it first stopped.
+                    sleepTime[s] = before + dt
+                    if restWindowIndex(sleepTime[s] * invWindow) != restWindowIndex(before * invWindow) {
+                        anchor[s] = pos[s]
+                        anchorRot[s] = rot[s]
+                    }
+                    if sleepTime[s] >= window { ready = true }
                 }
-                if sleepTime[s] >= window { ready = true }
             }
+            return ready
         }
-        return ready
     }
 
     /// Puts to sleep every island whose bodies have all rested for `timeToSleep`.
     func putRestingIslandsToSleep() {
-        let n = bodies.awakeCount
-        let sleepTime = bodies.sleepTime.base
+        bodies.withColumns { columns in
+            let n = bodies.awakeCount
+            let sleepTime = columns.sleepTime
 
-        // Union-find over awake slots.
-        if islandStore.unionParent.count < n { islandStore.unionParent.append(contentsOf: repeatElement(0, count: n - islandStore.unionParent.count)) }
-        islandStore.unionParent.withUnsafeMutableBufferPointer { parent in
-            for s in 0..<n { parent[s] = Int32(s) }
-            @inline(__always) func find(_ x: Int32) -> Int32 {
-                var r = x
-                while parent[Int(r)] != r { r = parent[Int(r)] }
-                var c = x
-                while parent[Int(c)] != r { let next = parent[Int(c)]; parent[Int(c)] = r; c = next }
-                return r
+            // Union-find over awake slots.
+            if islandStore.unionParent.count < n { islandStore.unionParent.append(contentsOf: repeatElement(0, count: n - islandStore.unionParent.count)) }
+            islandStore.unionParent.withUnsafeMutableBufferPointer { parent in
+                for s in 0..<n { parent[s] = Int32(s) }
+                @inline(__always) func find(_ x: Int32) -> Int32 {
+                    var r = x
+                    while parent[Int(r)] != r { r = parent[Int(r)] }
+                    var c = x
+                    while parent[Int(c)] != r { let next = parent[Int(c)]; parent[Int(c)] = r; c = next }
+                    return r
+                }
+                @inline(__always) func union(_ a: Int32, _ b: Int32) {
+                    let ra = find(a), rb = find(b)
+                    if ra == rb { return }
+                    if ra < rb { parent[Int(rb)] = ra } else { parent[Int(ra)] = rb }
+                }
+                for c in contactStore.contacts where c.manifold.pointCount > 0 {
+                    let sa = bodies.slot[Int(c.bodyA)], sb = bodies.slot[Int(c.bodyB)]
+                    if Int(sa) < n && Int(sb) < n { union(sa, sb) }
+                }
+                for j in jointStore.awake {
+                    let jr = jointStore.records[Int(j)]
+                    guard jr.bodyA >= 0, jr.bodyB >= 0 else { continue }
+                    let sa = bodies.slot[Int(jr.bodyA)], sb = bodies.slot[Int(jr.bodyB)]
+                    if Int(sa) < n && Int(sb) < n { union(sa, sb) }
+                }
+                for s in 0..<n { _ = find(Int32(s)) }
             }
-            @inline(__always) func union(_ a: Int32, _ b: Int32) {
-                let ra = find(a), rb = find(b)
-                if ra == rb { return }
-                if ra < rb { parent[Int(rb)] = ra } else { parent[Int(ra)] = rb }
+            // Per root: the smallest sleep time of its members.
+            if islandStore.minSleepTime.count < n { islandStore.minSleepTime.append(contentsOf: repeatElement(0, count: n - islandStore.minSleepTime.count)) }
+            for s in 0..<n { islandStore.minSleepTime[s] = .greatestFiniteMagnitude }
+            for s in 0..<n {
+                let r = Int(islandStore.unionParent[s])
+                islandStore.minSleepTime[r] = Swift.min(islandStore.minSleepTime[r], sleepTime[s])
             }
-            for c in contactStore.contacts where c.manifold.pointCount > 0 {
-                let sa = bodies.slot[Int(c.bodyA)], sb = bodies.slot[Int(c.bodyB)]
-                if Int(sa) < n && Int(sb) < n { union(sa, sb) }
+            // Collect the members of the islands ready to sleep, grouped by root (counting sort; roots in slot order).
+            // The three lists are kept between calls: a pile in which one body rests while its neighbor still moves
+            // comes here every step.
+            if islandStore.rootIndex.count < n { islandStore.rootIndex.append(contentsOf: repeatElement(-1, count: n - islandStore.rootIndex.count)) }
+            islandStore.roots.removeAll(keepingCapacity: true)
+            for s in 0..<n {
+                let r = Int(islandStore.unionParent[s])
+                guard islandStore.minSleepTime[r] >= settings.timeToSleep else { continue }
+                if islandStore.rootIndex[r] < 0 { islandStore.rootIndex[r] = Int32(islandStore.roots.count); islandStore.roots.append((Int32(r), 0, 0)) }
+                islandStore.roots[Int(islandStore.rootIndex[r])].count += 1
             }
-            for j in jointStore.awake {
-                let jr = jointStore.records[Int(j)]
-                guard jr.bodyA >= 0, jr.bodyB >= 0 else { continue }
-                let sa = bodies.slot[Int(jr.bodyA)], sb = bodies.slot[Int(jr.bodyB)]
-                if Int(sa) < n && Int(sb) < n { union(sa, sb) }
+            guard !islandStore.roots.isEmpty else { return }
+            var offset = 0
+            for k in 0..<islandStore.roots.count { islandStore.roots[k].start = offset; offset += islandStore.roots[k].count; islandStore.roots[k].count = 0 }
+            islandStore.members.removeAll(keepingCapacity: true)
+            islandStore.members.append(contentsOf: repeatElement(0, count: offset))
+            for s in 0..<n {
+                let k = islandStore.rootIndex[Int(islandStore.unionParent[s])]
+                guard k >= 0 else { continue }
+                islandStore.members[islandStore.roots[Int(k)].start + islandStore.roots[Int(k)].count] = bodies.bodyIndex[s]
+                islandStore.roots[Int(k)].count += 1
             }
-            for s in 0..<n { _ = find(Int32(s)) }
-        }
-        // Per root: the smallest sleep time of its members.
-        if islandStore.minSleepTime.count < n { islandStore.minSleepTime.append(contentsOf: repeatElement(0, count: n - islandStore.minSleepTime.count)) }
-        for s in 0..<n { islandStore.minSleepTime[s] = .greatestFiniteMagnitude }
-        for s in 0..<n {
-            let r = Int(islandStore.unionParent[s])
-            islandStore.minSleepTime[r] = Swift.min(islandStore.minSleepTime[r], sleepTime[s])
-        }
-        // Collect the members of the islands ready to sleep, grouped by root (counting sort; roots in slot order).
-        // The three lists are kept between calls: a pile in which one body rests while its neighbor still moves
-        // comes here every step.
-        if islandStore.rootIndex.count < n { islandStore.rootIndex.append(contentsOf: repeatElement(-1, count: n - islandStore.rootIndex.count)) }
-        islandStore.roots.removeAll(keepingCapacity: true)
-        for s in 0..<n {
-            let r = Int(islandStore.unionParent[s])
-            guard islandStore.minSleepTime[r] >= settings.timeToSleep else { continue }
-            if islandStore.rootIndex[r] < 0 { islandStore.rootIndex[r] = Int32(islandStore.roots.count); islandStore.roots.append((Int32(r), 0, 0)) }
-            islandStore.roots[Int(islandStore.rootIndex[r])].count += 1
-        }
-        guard !islandStore.roots.isEmpty else { return }
-        var offset = 0
-        for k in 0..<islandStore.roots.count { islandStore.roots[k].start = offset; offset += islandStore.roots[k].count; islandStore.roots[k].count = 0 }
-        islandStore.members.removeAll(keepingCapacity: true)
-        islandStore.members.append(contentsOf: repeatElement(0, count: offset))
-        for s in 0..<n {
-            let k = islandStore.rootIndex[Int(islandStore.unionParent[s])]
-            guard k >= 0 else { continue }
-            islandStore.members[islandStore.roots[Int(k)].start + islandStore.roots[Int(k)].count] = bodies.bodyIndex[s]
-            islandStore.roots[Int(k)].count += 1
-        }
-        // Leave the root index all −1 for the next call.
-        for root in islandStore.roots { islandStore.rootIndex[Int(root.root)] = -1 }
-        let roots = islandStore.roots, members = islandStore.members
-        for root in roots { // in slot order of their first member: deterministic
-            let islandBodies = Array(members[root.start..<(root.start + root.count)])
-            let k: Int32
-            if let f = islandStore.freeIndices.popLast() { k = f } else { k = Int32(islandStore.sleeping.count); islandStore.sleeping.append(SleepingIsland()) }
-            islandStore.sleeping[Int(k)] = SleepingIsland(bodies: islandBodies, contacts: [], inUse: true)
-            for b in islandBodies {
-                let i = Int(b)
-                bodies.sleepingIsland[i] = k
-                let s = Int(bodies.slot[i])
-                bodies.velocity[s] = .zero
-                bodies.angularVelocity[s] = 0
-                bodies.makeNotAwake(slot: s)
-                bin(id: i)
-                bodiesFallenAsleep.append(BodyID(index: b, generation: bodies.generation[i]))
+            // Leave the root index all −1 for the next call.
+            for root in islandStore.roots { islandStore.rootIndex[Int(root.root)] = -1 }
+            let roots = islandStore.roots, members = islandStore.members
+            for root in roots { // in slot order of their first member: deterministic
+                let islandBodies = Array(members[root.start..<(root.start + root.count)])
+                let k: Int32
+                if let f = islandStore.freeIndices.popLast() { k = f } else { k = Int32(islandStore.sleeping.count); islandStore.sleeping.append(SleepingIsland()) }
+                islandStore.sleeping[Int(k)] = SleepingIsland(bodies: islandBodies, contacts: [], inUse: true)
+                for b in islandBodies {
+                    let i = Int(b)
+                    bodies.sleepingIsland[i] = k
+                    let s = Int(bodies.slot[i])
+                    bodies.velocity[s] = .zero
+                    bodies.angularVelocity[s] = 0
+                    bodies.makeNotAwake(slot: s)
+                    bin(id: i)
+                    bodiesFallenAsleep.append(BodyID(index: b, generation: bodies.generation[i]))
+                }
             }
-        }
-        // Move the islands' contacts out of the active list.
-        var kept = 0
-        for c in 0..<contactStore.contacts.count {
-            let contact = contactStore.contacts[c]
-            let ka = bodies.sleepingIsland[Int(contact.bodyA)], kb = bodies.sleepingIsland[Int(contact.bodyB)]
-            let k = ka >= 0 ? ka : kb
-            if k >= 0 {
-                if contact.manifold.pointCount > 0 { islandStore.sleeping[Int(k)].contacts.append(contact) }
-                continue
+            // Move the islands' contacts out of the active list.
+            var kept = 0
+            for c in 0..<contactStore.contacts.count {
+                let contact = contactStore.contacts[c]
+                let ka = bodies.sleepingIsland[Int(contact.bodyA)], kb = bodies.sleepingIsland[Int(contact.bodyB)]
+                let k = ka >= 0 ? ka : kb
+                if k >= 0 {
+                    if contact.manifold.pointCount > 0 { islandStore.sleeping[Int(k)].contacts.append(contact) }
+                    continue
+                }
+                contactStore.contacts[kept] = contact; kept += 1
             }
-            contactStore.contacts[kept] = contact; kept += 1
+            contactStore.contacts.removeLast(contactStore.contacts.count - kept)
+            jointStore.awakeDirty = true
         }
-        contactStore.contacts.removeLast(contactStore.contacts.count - kept)
-        jointStore.awakeDirty = true
     }
 }

@@ -59,11 +59,6 @@ func unwind(_ a: Float) -> Float {
 }
 
 extension World {
-    var bodyPointers: BodyPointers {
-        BodyPointers(pos: bodies.position.base, rot: bodies.rotation.base, vel: bodies.velocity.base,
-                     angVel: bodies.angularVelocity.base)
-    }
-
     /// Rebuilds the list of joints with at least one awake body, in joint index order.
     func refreshAwakeJoints() {
         jointStore.awake.removeAll(keepingCapacity: true)
@@ -94,133 +89,139 @@ extension World {
     }
 
     func prepareJoints(h: Float) {
-        let awake = bodies.awakeCount
-        let slots = bodies.slot, invMass = bodies.invMass.base, invI = bodies.invInertia.base
-        let pos = bodies.position.base, rot = bodies.rotation.base
-        /// Brings one side of a record up to date: an awake body's slot and inverse masses, or a fixed body's pose
-        /// (slot −1, no mass); the world side never changes. Returns whether anything changed, bit for bit.
-        @inline(__always) func update(_ body: Int32, _ slot: inout Int32, _ m: inout Float, _ i: inout Float,
-                                      _ p: inout Vec2, _ q: inout Rotation) -> Bool {
-            if body < 0 { return false }
-            let s = Int(slots[Int(body)])
-            if s < awake {
-                let ns = Int32(s), nm = invMass[s], ni = invI[s]
-                // A record last written for an awake body has the zero pose: slot, m and i say it all.
-                if slot == ns && m.bitPattern == nm.bitPattern && i.bitPattern == ni.bitPattern { return false }
-                slot = ns; m = nm; i = ni; p = .zero; q = .identity
+        bodies.withColumns { columns in
+            let awake = bodies.awakeCount
+            let slots = bodies.slot, invMass = columns.invMass, invI = columns.invInertia
+            let pos = columns.position, rot = columns.rotation
+            /// Brings one side of a record up to date: an awake body's slot and inverse masses, or a fixed body's pose
+            /// (slot −1, no mass); the world side never changes. Returns whether anything changed, bit for bit.
+            @inline(__always) func update(_ body: Int32, _ slot: inout Int32, _ m: inout Float, _ i: inout Float,
+                                          _ p: inout Vec2, _ q: inout Rotation) -> Bool {
+                if body < 0 { return false }
+                let s = Int(slots[Int(body)])
+                if s < awake {
+                    let ns = Int32(s), nm = invMass[s], ni = invI[s]
+                    // A record last written for an awake body has the zero pose: slot, m and i say it all.
+                    if slot == ns && m.bitPattern == nm.bitPattern && i.bitPattern == ni.bitPattern { return false }
+                    slot = ns; m = nm; i = ni; p = .zero; q = .identity
+                    return true
+                }
+                let np = pos[s], nq = rot[s]
+                if slot == -1 && m == 0 && i == 0 && p.x.bitPattern == np.x.bitPattern && p.y.bitPattern == np.y.bitPattern
+                    && q.c.bitPattern == nq.c.bitPattern && q.s.bitPattern == nq.s.bitPattern { return false }
+                slot = -1; m = 0; i = 0; p = np; q = nq
                 return true
             }
-            let np = pos[s], nq = rot[s]
-            if slot == -1 && m == 0 && i == 0 && p.x.bitPattern == np.x.bitPattern && p.y.bitPattern == np.y.bitPattern
-                && q.c.bitPattern == nq.c.bitPattern && q.s.bitPattern == nq.s.bitPattern { return false }
-            slot = -1; m = 0; i = 0; p = np; q = nq
-            return true
-        }
-        // Nothing a record caches can have changed (no slot moved, no mass changed, no body placed by hand, the
-        // same awake joints with the same parameters, the same substep): the records and the batches stand.
-        if !rodSolver.layoutDirty && bodies.slotVersion == jointStore.preparedSlotVersion && h.bitPattern == jointStore.preparedSubstep.bitPattern {
-            rodSolver.geometryStale = true
-            return
-        }
-        jointStore.preparedSlotVersion = bodies.slotVersion
-        jointStore.preparedSubstep = h
-        // The wide rods' batches are kept from the last step unless something they were built from changed: the
-        // awake joint list, a joint's parameters (`rodLayoutDirty`), or an endpoint's slot, masses or fixed pose.
-        var changed = false
-        jointStore.records.withUnsafeMutableBufferPointer { js in
-            guard let base = js.baseAddress else { return }
-            for j in jointStore.awake {
-                let jr = base + Int(j)
-                if update(jr.pointee.bodyA, &jr.pointee.slotA, &jr.pointee.mA, &jr.pointee.iA, &jr.pointee.fixedPosA, &jr.pointee.fixedRotA) {
-                    changed = true
-                }
-                if update(jr.pointee.bodyB, &jr.pointee.slotB, &jr.pointee.mB, &jr.pointee.iB, &jr.pointee.fixedPosB, &jr.pointee.fixedRotB) {
-                    changed = true
-                }
-                jr.pointee.spring = Softness(hertz: jr.pointee.hertz, zeta: jr.pointee.dampingRatio, h: h)
+            // Nothing a record caches can have changed (no slot moved, no mass changed, no body placed by hand, the
+            // same awake joints with the same parameters, the same substep): the records and the batches stand.
+            if !rodSolver.layoutDirty && bodies.slotVersion == jointStore.preparedSlotVersion && h.bitPattern == jointStore.preparedSubstep.bitPattern {
+                rodSolver.geometryStale = true
+                return
             }
+            jointStore.preparedSlotVersion = bodies.slotVersion
+            jointStore.preparedSubstep = h
+            // The wide rods' batches are kept from the last step unless something they were built from changed: the
+            // awake joint list, a joint's parameters (`rodLayoutDirty`), or an endpoint's slot, masses or fixed pose.
+            var changed = false
+            jointStore.records.withUnsafeMutableBufferPointer { js in
+                guard let base = js.baseAddress else { return }
+                for j in jointStore.awake {
+                    let jr = base + Int(j)
+                    if update(jr.pointee.bodyA, &jr.pointee.slotA, &jr.pointee.mA, &jr.pointee.iA, &jr.pointee.fixedPosA, &jr.pointee.fixedRotA) {
+                        changed = true
+                    }
+                    if update(jr.pointee.bodyB, &jr.pointee.slotB, &jr.pointee.mB, &jr.pointee.iB, &jr.pointee.fixedPosB, &jr.pointee.fixedRotB) {
+                        changed = true
+                    }
+                    jr.pointee.spring = Softness(hertz: jr.pointee.hertz, zeta: jr.pointee.dampingRatio, h: h)
+                }
+            }
+            changed = changed || rodSolver.layoutDirty
+            rodSolver.layoutDirty = false
+            if !changed {
+                // Same batches: they keep their impulses from the last step; only the geometry must follow the moved
+                // positions.
+                rodSolver.geometryStale = true
+                return
+            }
+            buildWideRods()
         }
-        changed = changed || rodSolver.layoutDirty
-        rodSolver.layoutDirty = false
-        if !changed {
-            // Same batches: they keep their impulses from the last step; only the geometry must follow the moved
-            // positions.
-            rodSolver.geometryStale = true
-            return
-        }
-        buildWideRods()
     }
 
     func warmStartJoints() {
-        guard !jointStore.awake.isEmpty else { return }
-        let bp = bodyPointers
-        // Records are used in place (through a pointer): copying one in and out per joint cost more than solving it.
-        // This loop and the one in solveJoints are written out: one shared helper taking the per-joint work as a
-        // closure measured 27% more instructions on joint_grid_100.
-        jointStore.records.withUnsafeMutableBufferPointer { js in
-            guard let base = js.baseAddress else { return }
-            rodSolver.scalarJoints.withUnsafeBufferPointer { list in
-                for j in list {
-                    let jr = base + Int(j)
-                    var A = bp.load(jr.pointee.slotA, jr.pointee.fixedPosA, jr.pointee.fixedRotA)
-                    var B = bp.load(jr.pointee.slotB, jr.pointee.fixedPosB, jr.pointee.fixedRotB)
-                    let startA = A, startB = B
-                    switch jr.pointee.kind {
-                    case .distance: warmStartDistance(jr.pointee, &A, &B)
-                    case .revolute, .weld: warmStartPoint(jr.pointee, &A, &B)
-                    case .prismatic: warmStartPrismatic(jr.pointee, &A, &B)
-                    case .snap: warmStartSnap(jr.pointee, &A)
+        bodies.withColumns { columns in
+            guard !jointStore.awake.isEmpty else { return }
+            let bp = BodyPointers(pos: columns.position, rot: columns.rotation, vel: columns.velocity, angVel: columns.angularVelocity)
+            // Records are used in place (through a pointer): copying one in and out per joint cost more than solving it.
+            // This loop and the one in solveJoints are written out: one shared helper taking the per-joint work as a
+            // closure measured 27% more instructions on joint_grid_100.
+            jointStore.records.withUnsafeMutableBufferPointer { js in
+                guard let base = js.baseAddress else { return }
+                rodSolver.scalarJoints.withUnsafeBufferPointer { list in
+                    for j in list {
+                        let jr = base + Int(j)
+                        var A = bp.load(jr.pointee.slotA, jr.pointee.fixedPosA, jr.pointee.fixedRotA)
+                        var B = bp.load(jr.pointee.slotB, jr.pointee.fixedPosB, jr.pointee.fixedRotB)
+                        let startA = A, startB = B
+                        switch jr.pointee.kind {
+                        case .distance: warmStartDistance(jr.pointee, &A, &B)
+                        case .revolute, .weld: warmStartPoint(jr.pointee, &A, &B)
+                        case .prismatic: warmStartPrismatic(jr.pointee, &A, &B)
+                        case .snap: warmStartSnap(jr.pointee, &A)
+                        }
+                        if !(World.isFinite(A) && World.isFinite(B)) {
+                            A = startA; B = startB
+                            jr.pointee.resetImpulses()
+                        }
+                        bp.store(jr.pointee.slotA, A)
+                        bp.store(jr.pointee.slotB, B)
                     }
-                    if !(World.isFinite(A) && World.isFinite(B)) {
-                        A = startA; B = startB
-                        jr.pointee.resetImpulses()
-                    }
-                    bp.store(jr.pointee.slotA, A)
-                    bp.store(jr.pointee.slotB, B)
                 }
             }
+            runWideRods(.warmStart, soft: .rigid, copyIn: true, copyOut: !rodSolver.alone)
         }
-        runWideRods(.warmStart, soft: .rigid, copyIn: true, copyOut: !rodSolver.alone)
     }
 
     /// One solve or relax pass (`stage`) over the awake joints; `weldsOnly`: only the weld joints whose two sides
     /// are awake bodies.
     func solveJoints(h: Float, _ stage: SolverStage, weldsOnly: Bool = false) {
-        guard !jointStore.awake.isEmpty else { return }
-        let useBias = stage.usesBias
-        let bp = bodyPointers
-        let jointSoft = Softness(hertz: Swift.min(settings.jointHertz, 0.25 / h), zeta: settings.jointDampingRatio, h: h)
-        let invH = 1 / h
-        jointStore.records.withUnsafeMutableBufferPointer { js in
-            guard let base = js.baseAddress else { return }
-            rodSolver.scalarJoints.withUnsafeBufferPointer { list in
-                for j in list {
-                    let jr = base + Int(j)
-                    if weldsOnly && (jr.pointee.kind != .weld || jr.pointee.slotA < 0 || jr.pointee.slotB < 0) { continue }
-                    var A = bp.load(jr.pointee.slotA, jr.pointee.fixedPosA, jr.pointee.fixedRotA)
-                    var B = bp.load(jr.pointee.slotB, jr.pointee.fixedPosB, jr.pointee.fixedRotB)
-                    let startA = A, startB = B
-                    switch jr.pointee.kind {
-                    case .distance: solveDistance(&jr.pointee, &A, &B, soft: jointSoft, invH: invH, useBias: useBias)
-                    case .revolute: solveRevolute(&jr.pointee, &A, &B, soft: jointSoft, h: h, invH: invH, useBias: useBias)
-                    case .weld: solveWeld(&jr.pointee, &A, &B, soft: jointSoft, useBias: useBias)
-                    case .prismatic: solvePrismatic(&jr.pointee, &A, &B, soft: jointSoft, invH: invH, useBias: useBias)
-                    case .snap: solveSnap(&jr.pointee, &A)
+        bodies.withColumns { columns in
+            guard !jointStore.awake.isEmpty else { return }
+            let useBias = stage.usesBias
+            let bp = BodyPointers(pos: columns.position, rot: columns.rotation, vel: columns.velocity, angVel: columns.angularVelocity)
+            let jointSoft = Softness(hertz: Swift.min(settings.jointHertz, 0.25 / h), zeta: settings.jointDampingRatio, h: h)
+            let invH = 1 / h
+            jointStore.records.withUnsafeMutableBufferPointer { js in
+                guard let base = js.baseAddress else { return }
+                rodSolver.scalarJoints.withUnsafeBufferPointer { list in
+                    for j in list {
+                        let jr = base + Int(j)
+                        if weldsOnly && (jr.pointee.kind != .weld || jr.pointee.slotA < 0 || jr.pointee.slotB < 0) { continue }
+                        var A = bp.load(jr.pointee.slotA, jr.pointee.fixedPosA, jr.pointee.fixedRotA)
+                        var B = bp.load(jr.pointee.slotB, jr.pointee.fixedPosB, jr.pointee.fixedRotB)
+                        let startA = A, startB = B
+                        switch jr.pointee.kind {
+                        case .distance: solveDistance(&jr.pointee, &A, &B, soft: jointSoft, invH: invH, useBias: useBias)
+                        case .revolute: solveRevolute(&jr.pointee, &A, &B, soft: jointSoft, h: h, invH: invH, useBias: useBias)
+                        case .weld: solveWeld(&jr.pointee, &A, &B, soft: jointSoft, useBias: useBias)
+                        case .prismatic: solvePrismatic(&jr.pointee, &A, &B, soft: jointSoft, invH: invH, useBias: useBias)
+                        case .snap: solveSnap(&jr.pointee, &A)
+                        }
+                        // A joint that cannot be satisfied (fighting another, or the walls) accumulates impulse step
+                        // after step; should it overflow, it lets go of this pass and starts again from none, so that
+                        // no infinity or NaN reaches the bodies.
+                        if !(World.isFinite(A) && World.isFinite(B)) {
+                            A = startA; B = startB
+                            jr.pointee.resetImpulses()
+                        }
+                        bp.store(jr.pointee.slotA, A)
+                        bp.store(jr.pointee.slotB, B)
                     }
-                    // A joint that cannot be satisfied (fighting another, or the walls) accumulates impulse step
-                    // after step; should it overflow, it lets go of this pass and starts again from none, so that
-                    // no infinity or NaN reaches the bodies.
-                    if !(World.isFinite(A) && World.isFinite(B)) {
-                        A = startA; B = startB
-                        jr.pointee.resetImpulses()
-                    }
-                    bp.store(jr.pointee.slotA, A)
-                    bp.store(jr.pointee.slotB, B)
                 }
             }
+            if weldsOnly { return }
+            runWideRods(stage, soft: jointSoft, copyIn: !rodSolver.alone, copyOut: true)
         }
-        if weldsOnly { return }
-        runWideRods(stage, soft: jointSoft, copyIn: !rodSolver.alone, copyOut: true)
     }
 
     /// Both anchors in world orientation, relative to each body's COM, from the current rotations.

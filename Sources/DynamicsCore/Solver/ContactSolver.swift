@@ -98,172 +98,180 @@ extension World {
 
     /// The scalar constraint of contact `k` (`soft`: `contactSoftness` at this substep).
     func scalarConstraint(contact k: Int, soft: (contact: Softness, static: Softness)) -> ContactConstraint {
-        let pos = bodies.position.base, invMass = bodies.invMass.base, invI = bodies.invInertia.base
-        let rot = bodies.rotation.base
-        let awake = bodies.awakeCount
-        let c = contactStore.contacts[k]
-        let sa = Int(bodies.slot[Int(c.bodyA)]), sb = Int(bodies.slot[Int(c.bodyB)])
-        let mA = sa < awake ? invMass[sa] : 0, iA = sa < awake ? invI[sa] : 0
-        let mB = sb < awake ? invMass[sb] : 0, iB = sb < awake ? invI[sb] : 0
-        let m = c.manifold
-        var cc = ContactConstraint(slotA: Int32(sa), slotB: Int32(sb), normal: m.normal, friction: c.friction,
-                                   restitution: c.restitution, mA: mA, iA: iA, mB: mB, iB: iB,
-                                   softness: (mA == 0 || mB == 0) ? soft.static : soft.contact,
-                                   pointCount: Int32(m.pointCount), contact: Int32(k))
-        let n = m.normal, t = rightPerp(n)
-        let d0 = pos[sb] - pos[sa]
-        for k in 0..<m.pointCount {
-            let mp = m[k]
-            var cp = ConstraintPoint()
-            // The anchors as the narrowphase computed them (positions have not moved since).
-            cp.rA = mp.anchorA(from: pos[sa], normal: n); cp.rB = mp.anchorB(from: pos[sb], normal: n)
-            cp.localA = rot[sa].inverseRotate(cp.rA); cp.localB = rot[sb].inverseRotate(cp.rB)
-            cp.normalImpulse = mp.normalImpulse
-            cp.tangentImpulse = mp.tangentImpulse
-            cp.adjustedSeparation = mp.separation - dot(d0 + cp.rB - cp.rA, n)
-            let rnA = cross(cp.rA, n), rnB = cross(cp.rB, n)
-            let kN = mA + mB + iA * rnA * rnA + iB * rnB * rnB
-            cp.normalMass = kN > 0 ? 1 / kN : 0
-            let rtA = cross(cp.rA, t), rtB = cross(cp.rB, t)
-            let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB
-            cp.tangentMass = kT > 0 ? 1 / kT : 0
-            cp.relativeVelocity = mp.relativeVelocity
-            if k == 0 { cc.p0 = cp } else { cc.p1 = cp }
+        return bodies.withColumns { columns in
+            let pos = columns.position, invMass = columns.invMass, invI = columns.invInertia
+            let rot = columns.rotation
+            let awake = bodies.awakeCount
+            let c = contactStore.contacts[k]
+            let sa = Int(bodies.slot[Int(c.bodyA)]), sb = Int(bodies.slot[Int(c.bodyB)])
+            let mA = sa < awake ? invMass[sa] : 0, iA = sa < awake ? invI[sa] : 0
+            let mB = sb < awake ? invMass[sb] : 0, iB = sb < awake ? invI[sb] : 0
+            let m = c.manifold
+            var cc = ContactConstraint(slotA: Int32(sa), slotB: Int32(sb), normal: m.normal, friction: c.friction,
+                                       restitution: c.restitution, mA: mA, iA: iA, mB: mB, iB: iB,
+                                       softness: (mA == 0 || mB == 0) ? soft.static : soft.contact,
+                                       pointCount: Int32(m.pointCount), contact: Int32(k))
+            let n = m.normal, t = rightPerp(n)
+            let d0 = pos[sb] - pos[sa]
+            for k in 0..<m.pointCount {
+                let mp = m[k]
+                var cp = ConstraintPoint()
+                // The anchors as the narrowphase computed them (positions have not moved since).
+                cp.rA = mp.anchorA(from: pos[sa], normal: n); cp.rB = mp.anchorB(from: pos[sb], normal: n)
+                cp.localA = rot[sa].inverseRotate(cp.rA); cp.localB = rot[sb].inverseRotate(cp.rB)
+                cp.normalImpulse = mp.normalImpulse
+                cp.tangentImpulse = mp.tangentImpulse
+                cp.adjustedSeparation = mp.separation - dot(d0 + cp.rB - cp.rA, n)
+                let rnA = cross(cp.rA, n), rnB = cross(cp.rB, n)
+                let kN = mA + mB + iA * rnA * rnA + iB * rnB * rnB
+                cp.normalMass = kN > 0 ? 1 / kN : 0
+                let rtA = cross(cp.rA, t), rtB = cross(cp.rB, t)
+                let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB
+                cp.tangentMass = kT > 0 ? 1 / kT : 0
+                cp.relativeVelocity = mp.relativeVelocity
+                if k == 0 { cc.p0 = cp } else { cc.p1 = cp }
+            }
+            if m.pointCount == 2 {
+                let rn1A = cross(cc.p0.rA, n), rn1B = cross(cc.p0.rB, n), rn2A = cross(cc.p1.rA, n), rn2B = cross(cc.p1.rB, n)
+                cc.k11 = mA + mB + iA * rn1A * rn1A + iB * rn1B * rn1B
+                cc.k22 = mA + mB + iA * rn2A * rn2A + iB * rn2B * rn2B
+                cc.k12 = mA + mB + iA * rn1A * rn2A + iB * rn1B * rn2B
+                let det = cc.k11 * cc.k22 - cc.k12 * cc.k12
+                // Well conditioned only (Box2D's test): nearly coincident points are left to the sequential solve.
+                cc.invDet = cc.k11 * cc.k11 < 1000 * det ? 1 / det : 0
+            }
+            return cc
         }
-        if m.pointCount == 2 {
-            let rn1A = cross(cc.p0.rA, n), rn1B = cross(cc.p0.rB, n), rn2A = cross(cc.p1.rA, n), rn2B = cross(cc.p1.rB, n)
-            cc.k11 = mA + mB + iA * rn1A * rn1A + iB * rn1B * rn1B
-            cc.k22 = mA + mB + iA * rn2A * rn2A + iB * rn2B * rn2B
-            cc.k12 = mA + mB + iA * rn1A * rn2A + iB * rn1B * rn2B
-            let det = cc.k11 * cc.k22 - cc.k12 * cc.k12
-            // Well conditioned only (Box2D's test): nearly coincident points are left to the sequential solve.
-            cc.invDet = cc.k11 * cc.k11 < 1000 * det ? 1 / det : 0
-        }
-        return cc
     }
 
     func warmStartContacts() {
-        let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
-        contactSolver.scalar.withUnsafeMutableBufferPointer { cs in
-            guard let base = cs.baseAddress else { return }
-            for ci in 0..<cs.count {
-                let c = base + ci
-                let sa = Int(c.pointee.slotA), sb = Int(c.pointee.slotB)
-                let mA = c.pointee.mA, iA = c.pointee.iA, mB = c.pointee.mB, iB = c.pointee.iB
-                var vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
-                let n = c.pointee.normal, t = rightPerp(n)
-                @inline(__always) func apply(_ cp: ConstraintPoint) {
-                    let P = cp.normalImpulse * n + cp.tangentImpulse * t
-                    wA -= iA * cross(cp.rA, P); vA -= mA * P
-                    wB += iB * cross(cp.rB, P); vB += mB * P
+        bodies.withColumns { columns in
+            let vel = columns.velocity, angVel = columns.angularVelocity
+            contactSolver.scalar.withUnsafeMutableBufferPointer { cs in
+                guard let base = cs.baseAddress else { return }
+                for ci in 0..<cs.count {
+                    let c = base + ci
+                    let sa = Int(c.pointee.slotA), sb = Int(c.pointee.slotB)
+                    let mA = c.pointee.mA, iA = c.pointee.iA, mB = c.pointee.mB, iB = c.pointee.iB
+                    var vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
+                    let n = c.pointee.normal, t = rightPerp(n)
+                    @inline(__always) func apply(_ cp: ConstraintPoint) {
+                        let P = cp.normalImpulse * n + cp.tangentImpulse * t
+                        wA -= iA * cross(cp.rA, P); vA -= mA * P
+                        wB += iB * cross(cp.rB, P); vB += mB * P
+                    }
+                    apply(c.pointee.p0)
+                    if c.pointee.pointCount == 2 { apply(c.pointee.p1) }
+                    vel[sa] = vA; angVel[sa] = wA; vel[sb] = vB; angVel[sb] = wB
                 }
-                apply(c.pointee.p0)
-                if c.pointee.pointCount == 2 { apply(c.pointee.p1) }
-                vel[sa] = vA; angVel[sa] = wA; vel[sb] = vB; angVel[sb] = wB
             }
         }
     }
 
     /// One solve or relax pass (`stage`) over the scalar contact constraints.
     func solveContacts(invH: Float, _ stage: SolverStage) {
-        let useBias = stage.usesBias
-        let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, pos = bodies.position.base
-        let rot = bodies.rotation.base
-        let maxPush = settings.contactPushMaxVelocity
-        contactSolver.scalar.withUnsafeMutableBufferPointer { cs in
-            guard let base = cs.baseAddress else { return }
-            for ci in 0..<cs.count {
-                let c = base + ci
-                let sa = Int(c.pointee.slotA), sb = Int(c.pointee.slotB)
-                var vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
-                let d = pos[sb] - pos[sa]
-                let qA = rot[sa], qB = rot[sb]
-                let n = c.pointee.normal, t = rightPerp(n)
-                let mA = c.pointee.mA, iA = c.pointee.iA, mB = c.pointee.mB, iB = c.pointee.iB
-                let soft = c.pointee.softness
-                let twoPoints = c.pointee.pointCount == 2
+        bodies.withColumns { columns in
+            let useBias = stage.usesBias
+            let vel = columns.velocity, angVel = columns.angularVelocity, pos = columns.position
+            let rot = columns.rotation
+            let maxPush = settings.contactPushMaxVelocity
+            contactSolver.scalar.withUnsafeMutableBufferPointer { cs in
+                guard let base = cs.baseAddress else { return }
+                for ci in 0..<cs.count {
+                    let c = base + ci
+                    let sa = Int(c.pointee.slotA), sb = Int(c.pointee.slotB)
+                    var vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
+                    let d = pos[sb] - pos[sa]
+                    let qA = rot[sa], qB = rot[sb]
+                    let n = c.pointee.normal, t = rightPerp(n)
+                    let mA = c.pointee.mA, iA = c.pointee.iA, mB = c.pointee.mB, iB = c.pointee.iB
+                    let soft = c.pointee.softness
+                    let twoPoints = c.pointee.pointCount == 2
 
-                @inline(__always) func normalPart(_ cp: inout ConstraintPoint) {
-                    // Current separation, following the rotation of both bodies since the narrowphase.
-                    let s = dot(d + qB.rotate(cp.localB) - qA.rotate(cp.localA), n) + cp.adjustedSeparation
-                    var bias: Float = 0, massScale: Float = 1, impulseScale: Float = 0
-                    if s > 0 {
-                        bias = s * invH // speculative: close the gap this substep, no more
-                    } else if useBias {
-                        bias = Swift.max(soft.biasRate * s, -maxPush)
-                        massScale = soft.massScale; impulseScale = soft.impulseScale
+                    @inline(__always) func normalPart(_ cp: inout ConstraintPoint) {
+                        // Current separation, following the rotation of both bodies since the narrowphase.
+                        let s = dot(d + qB.rotate(cp.localB) - qA.rotate(cp.localA), n) + cp.adjustedSeparation
+                        var bias: Float = 0, massScale: Float = 1, impulseScale: Float = 0
+                        if s > 0 {
+                            bias = s * invH // speculative: close the gap this substep, no more
+                        } else if useBias {
+                            bias = Swift.max(soft.biasRate * s, -maxPush)
+                            massScale = soft.massScale; impulseScale = soft.impulseScale
+                        }
+                        let dv = (vB + cross(wB, cp.rB)) - (vA + cross(wA, cp.rA))
+                        let vn = dot(dv, n)
+                        let impulse = -cp.normalMass * massScale * (vn + bias) - impulseScale * cp.normalImpulse
+                        applyNormal(impulse, &cp, normal: n, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
                     }
-                    let dv = (vB + cross(wB, cp.rB)) - (vA + cross(wA, cp.rA))
-                    let vn = dot(dv, n)
-                    let impulse = -cp.normalMass * massScale * (vn + bias) - impulseScale * cp.normalImpulse
-                    applyNormal(impulse, &cp, normal: n, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
-                }
-                @inline(__always) func frictionPart(_ cp: inout ConstraintPoint, _ friction: Float) {
-                    let dv = (vB + cross(wB, cp.rB)) - (vA + cross(wA, cp.rA))
-                    let vt = dot(dv, t)
-                    var impulse = -cp.tangentMass * vt
-                    let maxFriction = friction * cp.normalImpulse
-                    let newImpulse = Swift.min(Swift.max(cp.tangentImpulse + impulse, -maxFriction), maxFriction)
-                    impulse = newImpulse - cp.tangentImpulse
-                    cp.tangentImpulse = newImpulse
-                    let P = impulse * t
-                    vA -= mA * P; wA -= iA * cross(cp.rA, P)
-                    vB += mB * P; wB += iB * cross(cp.rB, P)
-                }
-                // Two points are solved as one block when they are in the same regime (both speculative or both
-                // touching) and the result pushes at both; a flat landing then stays flat. Otherwise, one by one.
-                @inline(__always) func blockNormal(_ p1: inout ConstraintPoint, _ p2: inout ConstraintPoint) -> Bool {
-                    let invDet = c.pointee.invDet
-                    guard invDet != 0 else { return false }
-                    let s1 = dot(d + qB.rotate(p1.localB) - qA.rotate(p1.localA), n) + p1.adjustedSeparation
-                    let s2 = dot(d + qB.rotate(p2.localB) - qA.rotate(p2.localA), n) + p2.adjustedSeparation
-                    let sameRegime = (s1 > 0) == (s2 > 0)
-                    var massScale: Float = 1, impulseScale: Float = 0
-                    @inline(__always) func bias(_ s: Float) -> Float {
-                        if s > 0 { return s * invH }
-                        return useBias ? Swift.max(soft.biasRate * s, -maxPush) : 0
+                    @inline(__always) func frictionPart(_ cp: inout ConstraintPoint, _ friction: Float) {
+                        let dv = (vB + cross(wB, cp.rB)) - (vA + cross(wA, cp.rA))
+                        let vt = dot(dv, t)
+                        var impulse = -cp.tangentMass * vt
+                        let maxFriction = friction * cp.normalImpulse
+                        let newImpulse = Swift.min(Swift.max(cp.tangentImpulse + impulse, -maxFriction), maxFriction)
+                        impulse = newImpulse - cp.tangentImpulse
+                        cp.tangentImpulse = newImpulse
+                        let P = impulse * t
+                        vA -= mA * P; wA -= iA * cross(cp.rA, P)
+                        vB += mB * P; wB += iB * cross(cp.rB, P)
                     }
-                    let b1 = bias(s1), b2 = bias(s2)
-                    if s1 <= 0 && useBias { massScale = soft.massScale; impulseScale = soft.impulseScale }
-                    let vn1 = dot((vB + cross(wB, p1.rB)) - (vA + cross(wA, p1.rA)), n) + b1
-                    let vn2 = dot((vB + cross(wB, p2.rB)) - (vA + cross(wA, p2.rA)), n) + b2
-                    let k11 = c.pointee.k11, k12 = c.pointee.k12, k22 = c.pointee.k22
-                    let a1 = p1.normalImpulse, a2 = p2.normalImpulse
-                    var n1 = a1 - massScale * invDet * (k22 * vn1 - k12 * vn2) - impulseScale * a1
-                    var n2 = a2 - massScale * invDet * (k11 * vn2 - k12 * vn1) - impulseScale * a2
-                    if !(sameRegime && n1 >= 0 && n2 >= 0) {
-                        // The other symmetric answer: neither point pushes, when without their impulses both
-                        // points would separate anyway (Box2D 2.4's block solver, its fourth case). One by one
-                        // instead, the first point's release would be seen by the second alone, and a flat
-                        // landing that lifts off would turn.
-                        let free1 = vn1 - (k11 * a1 + k12 * a2), free2 = vn2 - (k12 * a1 + k22 * a2)
-                        guard free1 >= 0, free2 >= 0 else { return false }
-                        n1 = 0; n2 = 0
+                    // Two points are solved as one block when they are in the same regime (both speculative or both
+                    // touching) and the result pushes at both; a flat landing then stays flat. Otherwise, one by one.
+                    @inline(__always) func blockNormal(_ p1: inout ConstraintPoint, _ p2: inout ConstraintPoint) -> Bool {
+                        let invDet = c.pointee.invDet
+                        guard invDet != 0 else { return false }
+                        let s1 = dot(d + qB.rotate(p1.localB) - qA.rotate(p1.localA), n) + p1.adjustedSeparation
+                        let s2 = dot(d + qB.rotate(p2.localB) - qA.rotate(p2.localA), n) + p2.adjustedSeparation
+                        let sameRegime = (s1 > 0) == (s2 > 0)
+                        var massScale: Float = 1, impulseScale: Float = 0
+                        @inline(__always) func bias(_ s: Float) -> Float {
+                            if s > 0 { return s * invH }
+                            return useBias ? Swift.max(soft.biasRate * s, -maxPush) : 0
+                        }
+                        let b1 = bias(s1), b2 = bias(s2)
+                        if s1 <= 0 && useBias { massScale = soft.massScale; impulseScale = soft.impulseScale }
+                        let vn1 = dot((vB + cross(wB, p1.rB)) - (vA + cross(wA, p1.rA)), n) + b1
+                        let vn2 = dot((vB + cross(wB, p2.rB)) - (vA + cross(wA, p2.rA)), n) + b2
+                        let k11 = c.pointee.k11, k12 = c.pointee.k12, k22 = c.pointee.k22
+                        let a1 = p1.normalImpulse, a2 = p2.normalImpulse
+                        var n1 = a1 - massScale * invDet * (k22 * vn1 - k12 * vn2) - impulseScale * a1
+                        var n2 = a2 - massScale * invDet * (k11 * vn2 - k12 * vn1) - impulseScale * a2
+                        if !(sameRegime && n1 >= 0 && n2 >= 0) {
+                            // The other symmetric answer: neither point pushes, when without their impulses both
+                            // points would separate anyway (Box2D 2.4's block solver, its fourth case). One by one
+                            // instead, the first point's release would be seen by the second alone, and a flat
+                            // landing that lifts off would turn.
+                            let free1 = vn1 - (k11 * a1 + k12 * a2), free2 = vn2 - (k12 * a1 + k22 * a2)
+                            guard free1 >= 0, free2 >= 0 else { return false }
+                            n1 = 0; n2 = 0
+                        }
+                        applyNormalPair(n1 - a1, n2 - a2, &p1, &p2, normal: n, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
+                        p1.normalImpulse = n1; p2.normalImpulse = n2
+                        return true
                     }
-                    applyNormalPair(n1 - a1, n2 - a2, &p1, &p2, normal: n, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
-                    p1.normalImpulse = n1; p2.normalImpulse = n2
-                    return true
+                    if !(twoPoints && blockNormal(&c.pointee.p0, &c.pointee.p1)) {
+                        normalPart(&c.pointee.p0)
+                        if twoPoints { normalPart(&c.pointee.p1) }
+                    }
+                    let friction = c.pointee.friction
+                    frictionPart(&c.pointee.p0, friction)
+                    if twoPoints { frictionPart(&c.pointee.p1, friction) }
+                    vel[sa] = vA; angVel[sa] = wA; vel[sb] = vB; angVel[sb] = wB
                 }
-                if !(twoPoints && blockNormal(&c.pointee.p0, &c.pointee.p1)) {
-                    normalPart(&c.pointee.p0)
-                    if twoPoints { normalPart(&c.pointee.p1) }
-                }
-                let friction = c.pointee.friction
-                frictionPart(&c.pointee.p0, friction)
-                if twoPoints { frictionPart(&c.pointee.p1, friction) }
-                vel[sa] = vA; angVel[sa] = wA; vel[sb] = vB; angVel[sb] = wB
             }
         }
     }
 
     /// Restitution on the scalar path, in contact order (`applyWideRestitution` on the wide one).
     func applyRestitution() {
-        guard bodies.anyRestitution else { return }
-        let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
-        let threshold = settings.restitutionThreshold
-        contactSolver.scalar.withUnsafeMutableBufferPointer { cs in
-            for ci in 0..<cs.count where cs[ci].restitution > 0 {
-                restitute(&cs[ci], vel: vel, angVel: angVel, threshold: threshold)
+        bodies.withColumns { columns in
+            guard bodies.anyRestitution else { return }
+            let vel = columns.velocity, angVel = columns.angularVelocity
+            let threshold = settings.restitutionThreshold
+            contactSolver.scalar.withUnsafeMutableBufferPointer { cs in
+                for ci in 0..<cs.count where cs[ci].restitution > 0 {
+                    restitute(&cs[ci], vel: vel, angVel: angVel, threshold: threshold)
+                }
             }
         }
     }

@@ -232,73 +232,75 @@ extension World {
     /// substep). Afterwards `contactColored[k]` holds contact k's place, batch << 2 | lane, or `overflowPlace` |
     /// its index in `constraints` (restitution reads them in contact order).
     func buildWideContacts(overflowSoftness: (contact: Softness, static: Softness)) {
-        sortByColor(contactSolver.colored, into: &contactSolver.sorted, colorStart: &contactSolver.colorStart)
-        // `contactColorStart[c]` now holds the end of color c.
-        contactSolver.velocity.reserve(contactSolver.bodies.count, count: 0)
-        contactSolver.pose.reserve(contactSolver.bodies.count, count: 0)
-        contactSolver.velocity.base[0] = .zero
-        contactSolver.pose.base[0] = SIMD4(0, 0, 1, 0)
-        contactSolver.posesStale = true
-        // Sized for this step's batches at once (a quarter of each color, rounded up), with an eighth to spare.
-        var batchCount = 0, colorStart = 0
-        for color in 0..<World.overflowColor {
-            let end = contactSolver.colorStart[color]
-            batchCount += (end - colorStart + 3) / 4
-            colorStart = end
-        }
-        if contactSolver.wide.capacity < batchCount { contactSolver.wide.reserveCapacity(batchCount + batchCount / 8) }
-        // Each batch is written in place (appending one by one copies each 672-byte batch through the stack).
-        let firstBatch = contactSolver.wide.count
-        let batchOut = contactSolver.wide.extend(by: batchCount)
-        contactSolver.colorEnds.removeAll(keepingCapacity: true)
-        let awake = bodies.awakeCount
-        let slot = bodies.slot
-        let pos = bodies.position.base, rot = bodies.rotation.base
-        let invMass = bodies.invMass.base, invI = bodies.invInertia.base
-        withUnsafeTemporaryAllocation(of: ContactLanes.Lane.self, capacity: 4) { lanesBuffer in
-        let lane = lanesBuffer.baseAddress!
-        contactStore.contacts.withUnsafeBufferPointer { cs in
-        contactSolver.bodyEntry.withUnsafeBufferPointer { entry in
-        contactSolver.sorted.withUnsafeBufferPointer { sorted in
-        contactSolver.colored.withUnsafeMutableBufferPointer { place in
-            var k = 0, built = 0
+        bodies.withColumns { columns in
+            sortByColor(contactSolver.colored, into: &contactSolver.sorted, colorStart: &contactSolver.colorStart)
+            // `contactColorStart[c]` now holds the end of color c.
+            contactSolver.velocity.reserve(contactSolver.bodies.count, count: 0)
+            contactSolver.pose.reserve(contactSolver.bodies.count, count: 0)
+            contactSolver.velocity[0] = .zero
+            contactSolver.pose[0] = SIMD4(0, 0, 1, 0)
+            contactSolver.posesStale = true
+            // Sized for this step's batches at once (a quarter of each color, rounded up), with an eighth to spare.
+            var batchCount = 0, colorStart = 0
             for color in 0..<World.overflowColor {
                 let end = contactSolver.colorStart[color]
-                while k < end {
-                    let lanes = Swift.min(4, end - k)
-                    let index = firstBatch + built
-                    for j in 0..<4 {
-                        guard j < lanes else { (lane + j).initialize(to: ContactLanes.Lane()); continue }
-                        let ci = Int(sorted[k + j])
-                        place[ci] = UInt64(index) << 2 | UInt64(j)
-                        let c = cs.baseAddress! + ci
-                        let sa = Int(slot[Int(c.pointee.bodyA)]), sb = Int(slot[Int(c.pointee.bodyB)])
-                        (lane + j).initialize(to: ContactLanes.Lane(
-                            c, index: ci, slotA: sa, slotB: sb, entryA: entry[sa], entryB: entry[sb], awake: awake,
-                            pos: pos, rot: rot, invMass: invMass, invI: invI))
+                batchCount += (end - colorStart + 3) / 4
+                colorStart = end
+            }
+            if contactSolver.wide.capacity < batchCount { contactSolver.wide.reserveCapacity(batchCount + batchCount / 8) }
+            // Each batch is written in place (appending one by one copies each 672-byte batch through the stack).
+            let firstBatch = contactSolver.wide.count
+            let batchOut = contactSolver.wide.extend(by: batchCount)
+            contactSolver.colorEnds.removeAll(keepingCapacity: true)
+            let awake = bodies.awakeCount
+            let slot = bodies.slot
+            let pos = columns.position, rot = columns.rotation
+            let invMass = columns.invMass, invI = columns.invInertia
+            withUnsafeTemporaryAllocation(of: ContactLanes.Lane.self, capacity: 4) { lanesBuffer in
+            let lane = lanesBuffer.baseAddress!
+            contactStore.contacts.withUnsafeBufferPointer { cs in
+            contactSolver.bodyEntry.withUnsafeBufferPointer { entry in
+            contactSolver.sorted.withUnsafeBufferPointer { sorted in
+            contactSolver.colored.withUnsafeMutableBufferPointer { place in
+                var k = 0, built = 0
+                for color in 0..<World.overflowColor {
+                    let end = contactSolver.colorStart[color]
+                    while k < end {
+                        let lanes = Swift.min(4, end - k)
+                        let index = firstBatch + built
+                        for j in 0..<4 {
+                            guard j < lanes else { (lane + j).initialize(to: ContactLanes.Lane()); continue }
+                            let ci = Int(sorted[k + j])
+                            place[ci] = UInt64(index) << 2 | UInt64(j)
+                            let c = cs.baseAddress! + ci
+                            let sa = Int(slot[Int(c.pointee.bodyA)]), sb = Int(slot[Int(c.pointee.bodyB)])
+                            (lane + j).initialize(to: ContactLanes.Lane(
+                                c, index: ci, slotA: sa, slotB: sb, entryA: entry[sa], entryB: entry[sb], awake: awake,
+                                pos: pos, rot: rot, invMass: invMass, invI: invI))
+                        }
+                        k += lanes
+                        (batchOut + built).initialize(to: ContactLanes(lanes: lane).batch())
+                        built += 1
                     }
-                    k += lanes
-                    (batchOut + built).initialize(to: ContactLanes(lanes: lane).batch())
-                    built += 1
+                    if firstBatch + built > Int(contactSolver.colorEnds.last ?? 0) {
+                        contactSolver.colorEnds.append(Int32(firstBatch + built))
+                    }
                 }
-                if firstBatch + built > Int(contactSolver.colorEnds.last ?? 0) {
-                    contactSolver.colorEnds.append(Int32(firstBatch + built))
+                assert(built == batchCount, "built \(built) contact batches where \(batchCount) were counted")
+                // The overflow, in contact order.
+                while k < contactSolver.colorStart[World.overflowColor] {
+                    let ci = Int(sorted[k])
+                    place[ci] = World.overflowPlace | UInt64(contactSolver.scalar.count)
+                    contactSolver.scalar.append(scalarConstraint(contact: ci, soft: overflowSoftness))
+                    k += 1
                 }
             }
-            assert(built == batchCount, "built \(built) contact batches where \(batchCount) were counted")
-            // The overflow, in contact order.
-            while k < contactSolver.colorStart[World.overflowColor] {
-                let ci = Int(sorted[k])
-                place[ci] = World.overflowPlace | UInt64(contactSolver.scalar.count)
-                contactSolver.scalar.append(scalarConstraint(contact: ci, soft: overflowSoftness))
-                k += 1
             }
+            }
+            }
+            }
+            resetContactBodyEntries()
         }
-        }
-        }
-        }
-        }
-        resetContactBodyEntries()
     }
 
     /// Marks an overflow contact's place (`buildWideContacts`).
@@ -314,53 +316,55 @@ extension World {
     /// Restitution over the wide batches, in contact order as on the scalar path: each contact that bounces is
     /// read out of its lane into a scalar constraint, solved by `restitute`, and its impulses put back.
     func applyWideRestitution() {
-        guard bodies.anyRestitution else { return }
-        let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
-        let threshold = settings.restitutionThreshold
-        let slot = bodies.slot
-        contactStore.contacts.withUnsafeBufferPointer { cs in
-        contactSolver.colored.withUnsafeBufferPointer { place in
-        contactSolver.wide.withUnsafeMutableBufferPointer { batches in
-            for k in 0..<cs.count where cs[k].restitution > 0 {
-                let m = cs[k].manifold
-                // Only points that approached fast enough bounce (`restitute` tests the same).
-                guard m.points.0.relativeVelocity <= -threshold
-                        || (m.pointCount == 2 && m.points.1.relativeVelocity <= -threshold) else { continue }
-                if place[k] & World.overflowPlace != 0 {
-                    let j = Int(truncatingIfNeeded: place[k] & ~World.overflowPlace)
-                    contactSolver.scalar.withUnsafeMutableBufferPointer { restitute(&$0[j], vel: vel, angVel: angVel, threshold: threshold) }
-                    continue
-                }
-                let b = Int(place[k] >> 2), l = Int(place[k] & 3)
-                let batch = batches.baseAddress! + b
-                @inline(__always) func read(_ p: WideContactPoint, _ relativeVelocity: Float) -> ConstraintPoint {
-                    var cp = ConstraintPoint()
-                    cp.rA = Vec2(p.rAx[l], p.rAy[l]); cp.rB = Vec2(p.rBx[l], p.rBy[l])
-                    cp.normalImpulse = p.normalImpulse[l]; cp.tangentImpulse = p.tangentImpulse[l]
-                    cp.maxNormalImpulse = p.maxNormalImpulse[l]
-                    cp.normalMass = p.normalMass[l]; cp.tangentMass = p.tangentMass[l]
-                    cp.relativeVelocity = relativeVelocity
-                    return cp
-                }
-                let w = batch.pointee
-                var c = ContactConstraint(slotA: slot[Int(cs[k].bodyA)], slotB: slot[Int(cs[k].bodyB)],
-                                          normal: Vec2(w.nx[l], w.ny[l]), friction: w.friction[l],
-                                          restitution: cs[k].restitution, mA: w.mA[l], iA: w.iA[l], mB: w.mB[l],
-                                          iB: w.iB[l], softness: .rigid, pointCount: Int32(m.pointCount),
-                                          contact: Int32(k))
-                c.k11 = w.k11[l]; c.k12 = w.k12[l]; c.k22 = w.k22[l]; c.invDet = w.invDet[l]
-                c.p0 = read(w.p0, m.points.0.relativeVelocity)
-                if m.pointCount == 2 { c.p1 = read(w.p1, m.points.1.relativeVelocity) }
-                restitute(&c, vel: vel, angVel: angVel, threshold: threshold)
-                batch.pointee.p0.normalImpulse[l] = c.p0.normalImpulse
-                batch.pointee.p0.maxNormalImpulse[l] = c.p0.maxNormalImpulse
-                if m.pointCount == 2 {
-                    batch.pointee.p1.normalImpulse[l] = c.p1.normalImpulse
-                    batch.pointee.p1.maxNormalImpulse[l] = c.p1.maxNormalImpulse
+        bodies.withColumns { columns in
+            guard bodies.anyRestitution else { return }
+            let vel = columns.velocity, angVel = columns.angularVelocity
+            let threshold = settings.restitutionThreshold
+            let slot = bodies.slot
+            contactStore.contacts.withUnsafeBufferPointer { cs in
+            contactSolver.colored.withUnsafeBufferPointer { place in
+            contactSolver.wide.withUnsafeMutableBufferPointer { batches in
+                for k in 0..<cs.count where cs[k].restitution > 0 {
+                    let m = cs[k].manifold
+                    // Only points that approached fast enough bounce (`restitute` tests the same).
+                    guard m.points.0.relativeVelocity <= -threshold
+                            || (m.pointCount == 2 && m.points.1.relativeVelocity <= -threshold) else { continue }
+                    if place[k] & World.overflowPlace != 0 {
+                        let j = Int(truncatingIfNeeded: place[k] & ~World.overflowPlace)
+                        contactSolver.scalar.withUnsafeMutableBufferPointer { restitute(&$0[j], vel: vel, angVel: angVel, threshold: threshold) }
+                        continue
+                    }
+                    let b = Int(place[k] >> 2), l = Int(place[k] & 3)
+                    let batch = batches.baseAddress! + b
+                    @inline(__always) func read(_ p: WideContactPoint, _ relativeVelocity: Float) -> ConstraintPoint {
+                        var cp = ConstraintPoint()
+                        cp.rA = Vec2(p.rAx[l], p.rAy[l]); cp.rB = Vec2(p.rBx[l], p.rBy[l])
+                        cp.normalImpulse = p.normalImpulse[l]; cp.tangentImpulse = p.tangentImpulse[l]
+                        cp.maxNormalImpulse = p.maxNormalImpulse[l]
+                        cp.normalMass = p.normalMass[l]; cp.tangentMass = p.tangentMass[l]
+                        cp.relativeVelocity = relativeVelocity
+                        return cp
+                    }
+                    let w = batch.pointee
+                    var c = ContactConstraint(slotA: slot[Int(cs[k].bodyA)], slotB: slot[Int(cs[k].bodyB)],
+                                              normal: Vec2(w.nx[l], w.ny[l]), friction: w.friction[l],
+                                              restitution: cs[k].restitution, mA: w.mA[l], iA: w.iA[l], mB: w.mB[l],
+                                              iB: w.iB[l], softness: .rigid, pointCount: Int32(m.pointCount),
+                                              contact: Int32(k))
+                    c.k11 = w.k11[l]; c.k12 = w.k12[l]; c.k22 = w.k22[l]; c.invDet = w.invDet[l]
+                    c.p0 = read(w.p0, m.points.0.relativeVelocity)
+                    if m.pointCount == 2 { c.p1 = read(w.p1, m.points.1.relativeVelocity) }
+                    restitute(&c, vel: vel, angVel: angVel, threshold: threshold)
+                    batch.pointee.p0.normalImpulse[l] = c.p0.normalImpulse
+                    batch.pointee.p0.maxNormalImpulse[l] = c.p0.maxNormalImpulse
+                    if m.pointCount == 2 {
+                        batch.pointee.p1.normalImpulse[l] = c.p1.normalImpulse
+                        batch.pointee.p1.maxNormalImpulse[l] = c.p1.maxNormalImpulse
+                    }
                 }
             }
-        }
-        }
+            }
+            }
         }
     }
 
@@ -390,48 +394,50 @@ extension World {
     /// substep.
     func runWideContacts(_ stage: SolverStage, invH: Float, soft: (contact: Softness, static: Softness),
                          load: Bool = true, store: Bool = true) {
-        guard !contactSolver.wide.isEmpty else { return }
-        let warmStart = stage == .warmStart
-        typealias V = SIMD4<Float>
-        let pos = bodies.position.base, rot = bodies.rotation.base
-        let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
-        let awake = Int32(bodies.awakeCount)
-        let packedVel = UnsafeMutableRawPointer(contactSolver.velocity.base), packedPose = UnsafeMutableRawPointer(contactSolver.pose.base)
-        let copyPoses = contactSolver.posesStale && !warmStart
-        if copyPoses { contactSolver.posesStale = false }
-        if load || copyPoses { contactSolver.bodies.withUnsafeBufferPointer { list in
-            for e in 1..<list.count {
-                let s = Int(list[e])
-                if load {
-                    let v = vel[s]
-                    (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
+        bodies.withColumns { columns in
+            guard !contactSolver.wide.isEmpty else { return }
+            let warmStart = stage == .warmStart
+            typealias V = SIMD4<Float>
+            let pos = columns.position, rot = columns.rotation
+            let vel = columns.velocity, angVel = columns.angularVelocity
+            let awake = Int32(bodies.awakeCount)
+            let packedVel = contactSolver.velocity.rawBytes, packedPose = contactSolver.pose.rawBytes
+            let copyPoses = contactSolver.posesStale && !warmStart
+            if copyPoses { contactSolver.posesStale = false }
+            if load || copyPoses { contactSolver.bodies.withUnsafeBufferPointer { list in
+                for e in 1..<list.count {
+                    let s = Int(list[e])
+                    if load {
+                        let v = vel[s]
+                        (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
+                    }
+                    if copyPoses {
+                        let p = pos[s], q = rot[s]
+                        (packedPose + 16 &* e).storeBytes(of: V(p.x, p.y, q.c, q.s), as: V.self)
+                    }
                 }
-                if copyPoses {
-                    let p = pos[s], q = rot[s]
-                    (packedPose + 16 &* e).storeBytes(of: V(p.x, p.y, q.c, q.s), as: V.self)
+            } }
+            contactSolver.wide.withUnsafeMutableBufferPointer { batches in
+                contactSolver.colorEnds.withUnsafeBufferPointer { ends in
+                    var pass = dk_contact_pass(
+                        batches: batches.baseAddress, colorEnds: ends.baseAddress, colorCount: ends.count,
+                        velocity: packedVel.assumingMemoryBound(to: Float.self),
+                        pose: UnsafePointer(packedPose.assumingMemoryBound(to: Float.self)),
+                        warmStart: warmStart ? 1 : 0, useBias: stage.usesBias ? 1 : 0,
+                        invH: invH, maxPush: settings.contactPushMaxVelocity,
+                        biasRate: soft.contact.biasRate, massScale: soft.contact.massScale,
+                        impulseScale: soft.contact.impulseScale, staticBiasRate: soft.static.biasRate,
+                        staticMassScale: soft.static.massScale, staticImpulseScale: soft.static.impulseScale)
+                    dk_contact_pass_run(&pass)
                 }
             }
-        } }
-        contactSolver.wide.withUnsafeMutableBufferPointer { batches in
-            contactSolver.colorEnds.withUnsafeBufferPointer { ends in
-                var pass = dk_contact_pass(
-                    batches: batches.baseAddress, colorEnds: ends.baseAddress, colorCount: ends.count,
-                    velocity: packedVel.assumingMemoryBound(to: Float.self),
-                    pose: UnsafePointer(packedPose.assumingMemoryBound(to: Float.self)),
-                    warmStart: warmStart ? 1 : 0, useBias: stage.usesBias ? 1 : 0,
-                    invH: invH, maxPush: settings.contactPushMaxVelocity,
-                    biasRate: soft.contact.biasRate, massScale: soft.contact.massScale,
-                    impulseScale: soft.contact.impulseScale, staticBiasRate: soft.static.biasRate,
-                    staticMassScale: soft.static.massScale, staticImpulseScale: soft.static.impulseScale)
-                dk_contact_pass_run(&pass)
-            }
-        }
-        guard store else { return }
-        contactSolver.bodies.withUnsafeBufferPointer { list in
-            for e in 1..<list.count where list[e] < awake {
-                let v = (packedVel + 16 &* e).load(as: V.self)
-                vel[Int(list[e])] = Vec2(v[0], v[1])
-                angVel[Int(list[e])] = v[2]
+            guard store else { return }
+            contactSolver.bodies.withUnsafeBufferPointer { list in
+                for e in 1..<list.count where list[e] < awake {
+                    let v = (packedVel + 16 &* e).load(as: V.self)
+                    vel[Int(list[e])] = Vec2(v[0], v[1])
+                    angVel[Int(list[e])] = v[2]
+                }
             }
         }
     }

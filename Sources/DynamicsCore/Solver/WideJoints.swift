@@ -125,7 +125,7 @@ extension World {
         rodSolver.velocity.reserve(entryCount, count: 0)
         rodSolver.pose.reserve(entryCount, count: 0)
         typealias V = SIMD4<Float>
-        let vel = rodSolver.velocity.base, pose = rodSolver.pose.base
+        let vel = rodSolver.velocity, pose = rodSolver.pose
         var nextFixed = rodSolver.bodies.count
         /// One lane's values; a padding lane has two fixed points 1 apart, no mass and rest length 1.
         struct Lane {
@@ -236,59 +236,61 @@ extension World {
     /// velocities between the warm start and the solve pass, nor between the solve pass and the relax pass (the
     /// position update reads them only), so those copies are skipped: `copyIn` and `copyOut` say which are needed.
     func runWideRods(_ stage: SolverStage, soft: Softness, copyIn: Bool, copyOut: Bool) {
-        guard !rodSolver.batches.isEmpty || !rodSolver.centerBatches.isEmpty else { return }
-        let warmStart = stage == .warmStart, useBias = stage.usesBias
-        typealias V = SIMD4<Float>
-        let pos = bodies.position.base, rot = bodies.rotation.base
-        let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
-        let packedVel = UnsafeMutableRawPointer(rodSolver.velocity.base), packedPose = UnsafeMutableRawPointer(rodSolver.pose.base)
-        let copyPoses = rodSolver.geometryStale
-        if copyIn && copyPoses {
-            rodSolver.bodies.withUnsafeBufferPointer { list in
-                for (e, slot) in list.enumerated() {
-                    let s = Int(slot), v = vel[s], p = pos[s], q = rot[s]
-                    (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
-                    (packedPose + 16 &* e).storeBytes(of: V(p.x, p.y, q.c, q.s), as: V.self)
+        bodies.withColumns { columns in
+            guard !rodSolver.batches.isEmpty || !rodSolver.centerBatches.isEmpty else { return }
+            let warmStart = stage == .warmStart, useBias = stage.usesBias
+            typealias V = SIMD4<Float>
+            let pos = columns.position, rot = columns.rotation
+            let vel = columns.velocity, angVel = columns.angularVelocity
+            let packedVel = rodSolver.velocity.rawBytes, packedPose = rodSolver.pose.rawBytes
+            let copyPoses = rodSolver.geometryStale
+            if copyIn && copyPoses {
+                rodSolver.bodies.withUnsafeBufferPointer { list in
+                    for (e, slot) in list.enumerated() {
+                        let s = Int(slot), v = vel[s], p = pos[s], q = rot[s]
+                        (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
+                        (packedPose + 16 &* e).storeBytes(of: V(p.x, p.y, q.c, q.s), as: V.self)
+                    }
+                }
+            } else if copyIn {
+                rodSolver.bodies.withUnsafeBufferPointer { list in
+                    for (e, slot) in list.enumerated() {
+                        let s = Int(slot), v = vel[s]
+                        (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
+                    }
+                }
+            } else if copyPoses {
+                rodSolver.bodies.withUnsafeBufferPointer { list in
+                    for (e, slot) in list.enumerated() {
+                        let s = Int(slot), p = pos[s], q = rot[s]
+                        (packedPose + 16 &* e).storeBytes(of: V(p.x, p.y, q.c, q.s), as: V.self)
+                    }
                 }
             }
-        } else if copyIn {
+            // The geometry depends on positions only: it is computed in its own sweep (independent batches, which the
+            // processor overlaps) when positions have moved, and shared by the passes in between.
+            let geometry = rodSolver.geometryStale
+            rodSolver.geometryStale = false
+            rodSolver.centerBatches.withUnsafeMutableBufferPointer { center in
+            rodSolver.batches.withUnsafeMutableBufferPointer { general in
+                var pass = dk_rod_pass(
+                    center: center.baseAddress, centerCount: center.count, general: general.baseAddress,
+                    generalCount: general.count,
+                    velocity: packedVel.assumingMemoryBound(to: Float.self),
+                    pose: UnsafePointer(packedPose.assumingMemoryBound(to: Float.self)),
+                    geometry: geometry ? 1 : 0, warmStart: warmStart ? 1 : 0,
+                    biasRate: useBias ? soft.biasRate : 0, massScale: useBias ? soft.massScale : 1,
+                    impulseScale: useBias ? soft.impulseScale : 0, maxBias: settings.jointPushMaxVelocity)
+                dk_rod_pass_run(&pass)
+            }
+            }
+            guard copyOut else { return }
             rodSolver.bodies.withUnsafeBufferPointer { list in
                 for (e, slot) in list.enumerated() {
-                    let s = Int(slot), v = vel[s]
-                    (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
+                    let v = (packedVel + 16 &* e).load(as: V.self)
+                    vel[Int(slot)] = Vec2(v[0], v[1])
+                    angVel[Int(slot)] = v[2]
                 }
-            }
-        } else if copyPoses {
-            rodSolver.bodies.withUnsafeBufferPointer { list in
-                for (e, slot) in list.enumerated() {
-                    let s = Int(slot), p = pos[s], q = rot[s]
-                    (packedPose + 16 &* e).storeBytes(of: V(p.x, p.y, q.c, q.s), as: V.self)
-                }
-            }
-        }
-        // The geometry depends on positions only: it is computed in its own sweep (independent batches, which the
-        // processor overlaps) when positions have moved, and shared by the passes in between.
-        let geometry = rodSolver.geometryStale
-        rodSolver.geometryStale = false
-        rodSolver.centerBatches.withUnsafeMutableBufferPointer { center in
-        rodSolver.batches.withUnsafeMutableBufferPointer { general in
-            var pass = dk_rod_pass(
-                center: center.baseAddress, centerCount: center.count, general: general.baseAddress,
-                generalCount: general.count,
-                velocity: packedVel.assumingMemoryBound(to: Float.self),
-                pose: UnsafePointer(packedPose.assumingMemoryBound(to: Float.self)),
-                geometry: geometry ? 1 : 0, warmStart: warmStart ? 1 : 0,
-                biasRate: useBias ? soft.biasRate : 0, massScale: useBias ? soft.massScale : 1,
-                impulseScale: useBias ? soft.impulseScale : 0, maxBias: settings.jointPushMaxVelocity)
-            dk_rod_pass_run(&pass)
-        }
-        }
-        guard copyOut else { return }
-        rodSolver.bodies.withUnsafeBufferPointer { list in
-            for (e, slot) in list.enumerated() {
-                let v = (packedVel + 16 &* e).load(as: V.self)
-                vel[Int(slot)] = Vec2(v[0], v[1])
-                angVel[Int(slot)] = v[2]
             }
         }
     }

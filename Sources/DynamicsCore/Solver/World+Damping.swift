@@ -33,29 +33,31 @@ extension World {
     /// columns, and reusing the terms of the previous body when its damping is the same (the common case), so
     /// ten thousand bodies cost well under a millisecond on the first step.
     func updateAllDampingFactors() {
-        let (h, n) = dampingStep
-        let index = bodies.bodyIndex.base
-        if let linearFactor = bodies.linearDampingFactor.base, let decay = bodies.freeDecay.base,
-           let gain = bodies.freeGain.base, let positionGain = bodies.freePositionGain.base {
-            let linear = bodies.linearDamping
-            var last = Float.nan
-            var terms = Self.dampingTerms(0, h: h, substeps: n)
-            for s in 0..<bodies.count {
-                let l = linear[Int(index[s])]
-                if l != last { last = l; terms = Self.dampingTerms(l, h: h, substeps: n) }
-                linearFactor[s] = terms.d
-                decay[s] = terms.decay
-                gain[s] = terms.gain
-                positionGain[s] = terms.positionGain
+        bodies.withColumns { columns in
+            let (h, n) = dampingStep
+            let index = columns.bodyIndex
+            if let linearFactor = columns.linearDampingFactor, let decay = columns.freeDecay,
+               let gain = columns.freeGain, let positionGain = columns.freePositionGain {
+                let linear = bodies.linearDamping
+                var last = Float.nan
+                var terms = Self.dampingTerms(0, h: h, substeps: n)
+                for s in 0..<bodies.count {
+                    let l = linear[Int(index[s])]
+                    if l != last { last = l; terms = Self.dampingTerms(l, h: h, substeps: n) }
+                    linearFactor[s] = terms.d
+                    decay[s] = terms.decay
+                    gain[s] = terms.gain
+                    positionGain[s] = terms.positionGain
+                }
             }
-        }
-        if let angularFactor = bodies.angularDampingFactor.base {
-            let angular = bodies.angularDamping
-            var last = Float.nan, da: Float = 1
-            for s in 0..<bodies.count {
-                let a = angular[Int(index[s])]
-                if a != last { last = a; da = _exp(-a * h) }
-                angularFactor[s] = da
+            if let angularFactor = columns.angularDampingFactor {
+                let angular = bodies.angularDamping
+                var last = Float.nan, da: Float = 1
+                for s in 0..<bodies.count {
+                    let a = angular[Int(index[s])]
+                    if a != last { last = a; da = _exp(-a * h) }
+                    angularFactor[s] = da
+                }
             }
         }
     }

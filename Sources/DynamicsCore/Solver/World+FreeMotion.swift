@@ -33,7 +33,7 @@ extension World {
         guard !collisionFilter.classActive.contains(true) else { return false }
         if jointStore.awakeDirty { refreshAwakeJoints() }
         guard jointStore.awake.isEmpty, contactStore.contacts.isEmpty else { return false }
-        freeMotion.fields.base.deinitialize(count: freeMotion.fieldCount)
+        freeMotion.fields.deinitialize(count: freeMotion.fieldCount)
         freeMotion.fieldCount = 0
         var previous: dk_free_field?
         for record in fieldStore.records {
@@ -74,7 +74,7 @@ extension World {
     /// vortex about one point, the fields with falloff 1 or 2 sharing one minimum radius and those with falloff −1
     /// another (their coefficients summed per falloff); else the general loop.
     func compileFreeProgram() {
-        let list = UnsafeBufferPointer(start: freeMotion.fields.base, count: freeMotion.fieldCount)
+        let list = freeMotion.fields.buffer(count: freeMotion.fieldCount)
         guard let first = list.first else { freeMotion.program = .none; return }
         var c = dk_free_central()
         c.cx = first.cx
@@ -113,80 +113,84 @@ extension World {
     /// unconstrained integration paths.
     @inline(__always)
     func integrateSpin(slot i: Int, h: Float, substeps: Int) {
-        let angVel = bodies.angularVelocity.base, rot = bodies.rotation.base
-        var w = angVel[i]
-        var q = rot[i]
-        // A body without torque or damping columns reads their defaults, 0 and 1 (see `LazyColumn`).
-        let invI = bodies.invInertia[i], tA = bodies.torqueA[i], tB = bodies.torqueB[i]
-        let angDamp = bodies.angularDampingFactor[i]
-        for _ in 0..<substeps {
-            w = (w + h * invI * (q.c * tA - q.s * tB)) * angDamp
-            if w != 0 { q = q.integrated(by: h * w) }
+        bodies.withColumns { columns in
+            let angVel = columns.angularVelocity, rot = columns.rotation
+            var w = angVel[i]
+            var q = rot[i]
+            // A body without torque or damping columns reads their defaults, 0 and 1 (see `LazyColumn`).
+            let invI = bodies.invInertia[i], tA = bodies.torqueA[i], tB = bodies.torqueB[i]
+            let angDamp = bodies.angularDampingFactor[i]
+            for _ in 0..<substeps {
+                w = (w + h * invI * (q.c * tA - q.s * tB)) * angDamp
+                if w != 0 { q = q.integrated(by: h * w) }
+            }
+            angVel[i] = w
+            rot[i] = q
         }
-        angVel[i] = w
-        rot[i] = q
     }
 
     /// The pass itself (see the top of this file). Returns whether some body has rested long enough to sleep.
     func freeMotionPass(dt: Float, h: Float, substeps: Int) -> Bool {
-        guard bodies.awakeCount > 0 else { return false }
-        let b = bodies
-        let fieldList = UnsafeBufferPointer(start: freeMotion.fields.base, count: freeMotion.fieldCount)
-        let springs = fieldList.contains { $0.kind == Int32(FreeFieldKind.spring.rawValue) }
-        let lin = settings.sleepLinearVelocity, ang = settings.sleepAngularVelocity
-        let window = settings.timeToSleep
-        let maxDrift = lin * window, maxTurn = ang * window
-        let (sh, sn) = dampingStep
-        let undamped = World.dampingTerms(0, h: sh, substeps: sn)
-        func raw(_ p: UnsafeMutablePointer<Vec2>) -> UnsafeMutablePointer<Float> {
-            UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
-        }
-        func raw(_ p: UnsafeMutablePointer<Rotation>) -> UnsafeMutablePointer<Float> {
-            UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
-        }
-        var spinContext = FreeSpinContext(world: self, h: h, substeps: substeps)
-        return withUnsafeMutablePointer(to: &spinContext) { context in
-            var p = dk_free_params()
-            p.position = raw(b.position.base); p.velocity = raw(b.velocity.base); p.rotation = raw(b.rotation.base)
-            p.anchor = raw(b.restAnchor.base); p.anchorRotation = raw(b.restAnchorRotation.base)
-            p.gravity = UnsafePointer(raw(b.gravity.base)); p.force = b.force.base.map { UnsafePointer(raw($0)) }
-            p.angularVelocity = b.angularVelocity.base; p.sleepTime = b.sleepTime.base
-            p.invMass = UnsafePointer(b.invMass.base)
-            p.torqueA = b.torqueA.base.map { UnsafePointer($0) }; p.torqueB = b.torqueB.base.map { UnsafePointer($0) }
-            p.extent = UnsafePointer(b.extent.base)
-            p.decay = b.freeDecay.base.map { UnsafePointer($0) }; p.gain = b.freeGain.base.map { UnsafePointer($0) }
-            p.positionGain = b.freePositionGain.base.map { UnsafePointer($0) }
-            p.count = b.awakeCount
-            p.central = freeMotion.central
-            switch freeMotion.program {
-            case .none: p.program = 0
-            case .central(let mask): p.program = 1; p.central.mask = Int32(mask)
-            case .general: p.program = 2
+        return bodies.withColumns { columns in
+            guard bodies.awakeCount > 0 else { return false }
+            let b = bodies
+            let fieldList = freeMotion.fields.buffer(count: freeMotion.fieldCount)
+            let springs = fieldList.contains { $0.kind == Int32(FreeFieldKind.spring.rawValue) }
+            let lin = settings.sleepLinearVelocity, ang = settings.sleepAngularVelocity
+            let window = settings.timeToSleep
+            let maxDrift = lin * window, maxTurn = ang * window
+            let (sh, sn) = dampingStep
+            let undamped = World.dampingTerms(0, h: sh, substeps: sn)
+            func raw(_ p: UnsafeMutablePointer<Vec2>) -> UnsafeMutablePointer<Float> {
+                UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
             }
-            // Without gravity, constant forces, torques, spring fields or linear damping (a field swarm), the
-            // kernel has none of their tests or loads, and every body shares one set of integration terms.
-            p.perBody = freeMotion.gravityInUse || forceInUse || torqueInUse || springs || linearDampingInUse ? 1 : 0
-            p.gravityOn = freeMotion.gravityInUse ? 1 : 0; p.forceOn = forceInUse ? 1 : 0
-            p.torqueOn = torqueInUse ? 1 : 0; p.springs = springs ? 1 : 0
-            p.dampingOn = linearDampingInUse ? 1 : 0
-            p.fields = fieldList.baseAddress
-            p.fieldCount = fieldList.count
-            p.dt = dt
-            p.fastSpeed2 = 16 * lin * lin; p.fastSpin = 4 * ang; p.fastEdge = 4 * lin
-            p.drift2 = maxDrift * maxDrift
-            p.halfTurn2 = 0.5 * maxTurn * maxTurn; p.halfDrift2 = 0.5 * maxDrift * maxDrift
-            p.readyTime = window
-            p.maxSpeed = settings.maximumLinearSpeed
-            p.maxSpeed2 = settings.maximumLinearSpeed * settings.maximumLinearSpeed
-            p.invWindow = 1 / window
-            p.undampedDecay = undamped.decay; p.undampedGain = undamped.gain
-            p.undampedPositionGain = undamped.positionGain
-            p.spin = { context, slot in
-                let c = context!.assumingMemoryBound(to: FreeSpinContext.self)
-                c.pointee.world.integrateSpin(slot: slot, h: c.pointee.h, substeps: c.pointee.substeps)
+            func raw(_ p: UnsafeMutablePointer<Rotation>) -> UnsafeMutablePointer<Float> {
+                UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
             }
-            p.context = UnsafeMutableRawPointer(context)
-            return dk_free_motion(&p) != 0
+            var spinContext = FreeSpinContext(world: self, h: h, substeps: substeps)
+            return withUnsafeMutablePointer(to: &spinContext) { context in
+                var p = dk_free_params()
+                p.position = raw(columns.position); p.velocity = raw(columns.velocity); p.rotation = raw(columns.rotation)
+                p.anchor = raw(columns.restAnchor); p.anchorRotation = raw(columns.restAnchorRotation)
+                p.gravity = UnsafePointer(raw(columns.gravity)); p.force = columns.force.map { UnsafePointer(raw($0)) }
+                p.angularVelocity = columns.angularVelocity; p.sleepTime = columns.sleepTime
+                p.invMass = UnsafePointer(columns.invMass)
+                p.torqueA = columns.torqueA.map { UnsafePointer($0) }; p.torqueB = columns.torqueB.map { UnsafePointer($0) }
+                p.extent = UnsafePointer(columns.extent)
+                p.decay = columns.freeDecay.map { UnsafePointer($0) }; p.gain = columns.freeGain.map { UnsafePointer($0) }
+                p.positionGain = columns.freePositionGain.map { UnsafePointer($0) }
+                p.count = b.awakeCount
+                p.central = freeMotion.central
+                switch freeMotion.program {
+                case .none: p.program = 0
+                case .central(let mask): p.program = 1; p.central.mask = Int32(mask)
+                case .general: p.program = 2
+                }
+                // Without gravity, constant forces, torques, spring fields or linear damping (a field swarm), the
+                // kernel has none of their tests or loads, and every body shares one set of integration terms.
+                p.perBody = freeMotion.gravityInUse || forceInUse || torqueInUse || springs || linearDampingInUse ? 1 : 0
+                p.gravityOn = freeMotion.gravityInUse ? 1 : 0; p.forceOn = forceInUse ? 1 : 0
+                p.torqueOn = torqueInUse ? 1 : 0; p.springs = springs ? 1 : 0
+                p.dampingOn = linearDampingInUse ? 1 : 0
+                p.fields = fieldList.baseAddress
+                p.fieldCount = fieldList.count
+                p.dt = dt
+                p.fastSpeed2 = 16 * lin * lin; p.fastSpin = 4 * ang; p.fastEdge = 4 * lin
+                p.drift2 = maxDrift * maxDrift
+                p.halfTurn2 = 0.5 * maxTurn * maxTurn; p.halfDrift2 = 0.5 * maxDrift * maxDrift
+                p.readyTime = window
+                p.maxSpeed = settings.maximumLinearSpeed
+                p.maxSpeed2 = settings.maximumLinearSpeed * settings.maximumLinearSpeed
+                p.invWindow = 1 / window
+                p.undampedDecay = undamped.decay; p.undampedGain = undamped.gain
+                p.undampedPositionGain = undamped.positionGain
+                p.spin = { context, slot in
+                    let c = context!.assumingMemoryBound(to: FreeSpinContext.self)
+                    c.pointee.world.integrateSpin(slot: slot, h: c.pointee.h, substeps: c.pointee.substeps)
+                }
+                p.context = UnsafeMutableRawPointer(context)
+                return dk_free_motion(&p) != 0
+            }
         }
     }
 }

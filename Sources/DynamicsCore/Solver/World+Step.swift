@@ -101,13 +101,15 @@ extension World {
     /// most, never into numbers a `Float` cannot hold. (The free-motion pass has no such forces: its kinds are
     /// bounded by their inputs.)
     func limitSpeeds() {
-        let n = bodies.awakeCount, vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
-        let m = settings.maximumLinearSpeed, m2 = m * m, w = settings.maximumAngularSpeed
-        for s in 0..<n {
-            let v = vel[s], l2 = lengthSquared(v)
-            if l2 > m2 { vel[s] = (m / l2.squareRoot()) * v }
-            let spin = angVel[s]
-            if Swift.abs(spin) > w { angVel[s] = spin > 0 ? w : -w }
+        bodies.withColumns { columns in
+            let n = bodies.awakeCount, vel = columns.velocity, angVel = columns.angularVelocity
+            let m = settings.maximumLinearSpeed, m2 = m * m, w = settings.maximumAngularSpeed
+            for s in 0..<n {
+                let v = vel[s], l2 = lengthSquared(v)
+                if l2 > m2 { vel[s] = (m / l2.squareRoot()) * v }
+                let spin = angVel[s]
+                if Swift.abs(spin) > w { angVel[s] = spin > 0 ? w : -w }
+            }
         }
     }
 
@@ -187,72 +189,74 @@ extension World {
     }
 
     func solve(h: Float, substeps: Int) {
-        updateAnchorVelocities(dt: h * Float(substeps))
-        prepareContacts(h: h)
-        prepareJoints(h: h)
-        // Nothing constrains the awake bodies (a field-driven swarm, bodies in flight): the substeps reduce to
-        // integration, done in one pass per body with the same operations in the same order.
-        if contactStore.contacts.isEmpty && jointStore.awake.isEmpty && !(fieldStore.active && fieldStore.hasVelocityOverride) && !fieldStore.motion.active {
-            integrateUnconstrained(h: h, substeps: substeps)
-            return
-        }
-        let invH = 1 / h
-        // Wide batches, scalar constraints, or both (the coloring's overflow, solved first in every pass).
-        let wide = !contactSolver.wide.isEmpty, scalar = !contactSolver.scalar.isEmpty
-        rodSolver.alone = contactStore.contacts.isEmpty && rodSolver.scalarJoints.isEmpty && settings.warmStarting
-        // Without joints or scalar contacts, nothing but the wide passes changes the velocities between a substep's
-        // velocity integration and the next: the packed state carries them from the warm start to the solve, and
-        // from the solve (which stores them for the position integration, which only reads them) to the relax pass.
-        let packedKept = jointStore.awake.isEmpty && !scalar
-        // Where welds and contacts meet, the welds between two moving bodies are solved again after the contacts, at
-        // the velocity level only, so that the velocities each pass leaves hold them: a welded pair landing on one
-        // corner would otherwise bend for a frame (the contact stops one part within the pass, after the weld was
-        // solved). Other joints are not, nor do welds correct their position there: after the contacts a joint
-        // that cannot be satisfied inside the walls (a rod to an item far outside, an anchor beyond the edge) would
-        // drag its item through them.
-        let jointsLast = (wide || scalar) && rodSolver.scalarJoints.contains { jointStore.records[Int($0)].kind == .weld }
-        let warm = settings.warmStarting
-        let soft = contactSoftness(h: h)
-        /// One stage of every constraint: joints, then the scalar contacts (the coloring's overflow), then the wide
-        /// batches.
-        func solveConstraints(_ stage: SolverStage) {
-            switch stage {
-            case .warmStart:
-                warmStartJoints()
-                if scalar { warmStartContacts() }
-                if wide { runWideContacts(.warmStart, invH: invH, soft: soft, store: !packedKept) }
-            case .solve, .relax:
-                solveJoints(h: h, stage)
-                if scalar { solveContacts(invH: invH, stage) }
-                if wide {
-                    // The packed velocities are the bodies' when only wide passes ran since the last one.
-                    let current = packedKept && (stage == .relax || warm)
-                    runWideContacts(stage, invH: invH, soft: soft, load: !current)
-                }
-                if jointsLast { solveJoints(h: h, .relax, weldsOnly: true) }
+        bodies.withColumns { columns in
+            updateAnchorVelocities(dt: h * Float(substeps))
+            prepareContacts(h: h)
+            prepareJoints(h: h)
+            // Nothing constrains the awake bodies (a field-driven swarm, bodies in flight): the substeps reduce to
+            // integration, done in one pass per body with the same operations in the same order.
+            if contactStore.contacts.isEmpty && jointStore.awake.isEmpty && !(fieldStore.active && fieldStore.hasVelocityOverride) && !fieldStore.motion.active {
+                integrateUnconstrained(h: h, substeps: substeps)
+                return
             }
+            let invH = 1 / h
+            // Wide batches, scalar constraints, or both (the coloring's overflow, solved first in every pass).
+            let wide = !contactSolver.wide.isEmpty, scalar = !contactSolver.scalar.isEmpty
+            rodSolver.alone = contactStore.contacts.isEmpty && rodSolver.scalarJoints.isEmpty && settings.warmStarting
+            // Without joints or scalar contacts, nothing but the wide passes changes the velocities between a substep's
+            // velocity integration and the next: the packed state carries them from the warm start to the solve, and
+            // from the solve (which stores them for the position integration, which only reads them) to the relax pass.
+            let packedKept = jointStore.awake.isEmpty && !scalar
+            // Where welds and contacts meet, the welds between two moving bodies are solved again after the contacts, at
+            // the velocity level only, so that the velocities each pass leaves hold them: a welded pair landing on one
+            // corner would otherwise bend for a frame (the contact stops one part within the pass, after the weld was
+            // solved). Other joints are not, nor do welds correct their position there: after the contacts a joint
+            // that cannot be satisfied inside the walls (a rod to an item far outside, an anchor beyond the edge) would
+            // drag its item through them.
+            let jointsLast = (wide || scalar) && rodSolver.scalarJoints.contains { jointStore.records[Int($0)].kind == .weld }
+            let warm = settings.warmStarting
+            let soft = contactSoftness(h: h)
+            /// One stage of every constraint: joints, then the scalar contacts (the coloring's overflow), then the wide
+            /// batches.
+            func solveConstraints(_ stage: SolverStage) {
+                switch stage {
+                case .warmStart:
+                    warmStartJoints()
+                    if scalar { warmStartContacts() }
+                    if wide { runWideContacts(.warmStart, invH: invH, soft: soft, store: !packedKept) }
+                case .solve, .relax:
+                    solveJoints(h: h, stage)
+                    if scalar { solveContacts(invH: invH, stage) }
+                    if wide {
+                        // The packed velocities are the bodies' when only wide passes ran since the last one.
+                        let current = packedKept && (stage == .relax || warm)
+                        runWideContacts(stage, invH: invH, soft: soft, load: !current)
+                    }
+                    if jointsLast { solveJoints(h: h, .relax, weldsOnly: true) }
+                }
+            }
+            for substep in 0..<substeps {
+                jointStore.anchorTimeLeft = jointStore.anchorsInMotion.isEmpty ? 0 : Float(substeps - substep) * h
+                // Springs integrated by velocity Verlet: half a kick in the first substep, half after the last.
+                integrateVelocities(h: h, springWeight: substep == 0 ? 0.5 : 1)
+                if warm { solveConstraints(.warmStart) }
+                solveConstraints(.solve)
+                integratePositions(h: h)
+                if !jointStore.anchorsInMotion.isEmpty { jointStore.anchorTimeLeft = Float(substeps - substep - 1) * h }
+                solveConstraints(.relax)
+            }
+            if fieldStore.motion.active {
+                fieldStore.motion.kick(h: h, weight: 0.5, velocity: columns.velocity, position: columns.position,
+                                 count: bodies.awakeCount)
+            }
+            // Restitution in contact order, over both; then the impulses kept for the next step's warm start.
+            if wide { applyWideRestitution() } else { applyRestitution() }
+            if wide { storeWideContactImpulses() }
+            if scalar { storeContactImpulses() }
+            // The rods' impulses stay in their batches, which the next step reuses; the joint records get them when
+            // the batches are rebuilt or a joint is destroyed (`flushRodImpulses`).
+            if !rodSolver.batches.isEmpty || !rodSolver.centerBatches.isEmpty { rodSolver.impulsesPending = true }
         }
-        for substep in 0..<substeps {
-            jointStore.anchorTimeLeft = jointStore.anchorsInMotion.isEmpty ? 0 : Float(substeps - substep) * h
-            // Springs integrated by velocity Verlet: half a kick in the first substep, half after the last.
-            integrateVelocities(h: h, springWeight: substep == 0 ? 0.5 : 1)
-            if warm { solveConstraints(.warmStart) }
-            solveConstraints(.solve)
-            integratePositions(h: h)
-            if !jointStore.anchorsInMotion.isEmpty { jointStore.anchorTimeLeft = Float(substeps - substep - 1) * h }
-            solveConstraints(.relax)
-        }
-        if fieldStore.motion.active {
-            fieldStore.motion.kick(h: h, weight: 0.5, velocity: bodies.velocity.base, position: bodies.position.base,
-                             count: bodies.awakeCount)
-        }
-        // Restitution in contact order, over both; then the impulses kept for the next step's warm start.
-        if wide { applyWideRestitution() } else { applyRestitution() }
-        if wide { storeWideContactImpulses() }
-        if scalar { storeContactImpulses() }
-        // The rods' impulses stay in their batches, which the next step reuses; the joint records get them when
-        // the batches are rebuilt or a joint is destroyed (`flushRodImpulses`).
-        if !rodSolver.batches.isEmpty || !rodSolver.centerBatches.isEmpty { rodSolver.impulsesPending = true }
     }
 
     /// v ← (v + h·(g + a_field + (F + F_field)/m)) · e^(−c·h), ω ← (ω + h·τ/I) · e^(−c_ω·h), over the awake range.
@@ -261,48 +265,50 @@ extension World {
     /// (each body's inverse mass and damping factor spread over its two components); the angular part is a
     /// separate loop.
     func integrateVelocities(h: Float, springWeight: Float) {
-        let n = bodies.awakeCount
-        let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base, rot = bodies.rotation.base
-        if fieldStore.active { prepareFieldColumns(count: n) }
-        withLinearTerms(count: n) { a4, a1, d in
-            let v = floats(vel)
-            @inline(__always) func run<D: LinearDamping>(_ d: D) {
-                var k = 0
-                while k + 4 <= 2 * n {
-                    store4(d.apply(load4(v, k) + h * a4(k), d.factor4(k)), v, k)
-                    k += 4
+        bodies.withColumns { columns in
+            let n = bodies.awakeCount
+            let vel = columns.velocity, angVel = columns.angularVelocity, rot = columns.rotation
+            if fieldStore.active { prepareFieldColumns(count: n) }
+            withLinearTerms(count: n) { a4, a1, d in
+                let v = floats(vel)
+                @inline(__always) func run<D: LinearDamping>(_ d: D) {
+                    var k = 0
+                    while k + 4 <= 2 * n {
+                        store4(d.apply(load4(v, k) + h * a4(k), d.factor4(k)), v, k)
+                        k += 4
+                    }
+                    while k < 2 * n {
+                        v[k] = d.apply(v[k] + h * a1(k), d.factor1(k))
+                        k += 1
+                    }
                 }
-                while k < 2 * n {
-                    v[k] = d.apply(v[k] + h * a1(k), d.factor1(k))
-                    k += 1
+                if let d { run(DampingColumn(factors: d)) } else { run(NoDamping()) }
+            }
+            // Torque and angular damping where their columns are present (a zero term and a factor of 1 left out).
+            let invI = columns.invInertia
+            let angDamp = columns.angularDampingFactor
+            if let tA = columns.torqueA, let tB = columns.torqueB {
+                @inline(__always) func torqued(_ s: Int) -> Float {
+                    let q = rot[s]
+                    return angVel[s] + h * invI[s] * (q.c * tA[s] - q.s * tB[s])
                 }
+                if let angDamp {
+                    for s in 0..<n { angVel[s] = torqued(s) * angDamp[s] }
+                } else {
+                    for s in 0..<n { angVel[s] = torqued(s) }
+                }
+            } else if let angDamp {
+                for s in 0..<n { angVel[s] = angVel[s] * angDamp[s] }
             }
-            if let d { run(DampingColumn(factors: d)) } else { run(NoDamping()) }
-        }
-        // Torque and angular damping where their columns are present (a zero term and a factor of 1 left out).
-        let invI = bodies.invInertia.base
-        let angDamp = bodies.angularDampingFactor.base
-        if let tA = bodies.torqueA.base, let tB = bodies.torqueB.base {
-            @inline(__always) func torqued(_ s: Int) -> Float {
-                let q = rot[s]
-                return angVel[s] + h * invI[s] * (q.c * tA[s] - q.s * tB[s])
+            if fieldStore.motion.active {
+                fieldStore.motion.apply(h: h, springWeight: springWeight, velocity: vel, position: columns.position, count: n)
             }
-            if let angDamp {
-                for s in 0..<n { angVel[s] = torqued(s) * angDamp[s] }
-            } else {
-                for s in 0..<n { angVel[s] = torqued(s) }
-            }
-        } else if let angDamp {
-            for s in 0..<n { angVel[s] = angVel[s] * angDamp[s] }
-        }
-        if fieldStore.motion.active {
-            fieldStore.motion.apply(h: h, springWeight: springWeight, velocity: vel, position: bodies.position.base, count: n)
-        }
-        // A velocity field sets the velocity outright, whatever else pushes.
-        if fieldStore.active && fieldStore.hasVelocityOverride {
-            let covered = Swift.min(n, fieldStore.coveredCount)
-            fieldStore.velocityOverride.withUnsafeBufferPointer { o in
-                for s in 0..<covered where !o[s].x.isNaN { vel[s] = o[s] }
+            // A velocity field sets the velocity outright, whatever else pushes.
+            if fieldStore.active && fieldStore.hasVelocityOverride {
+                let covered = Swift.min(n, fieldStore.coveredCount)
+                fieldStore.velocityOverride.withUnsafeBufferPointer { o in
+                    for s in 0..<covered where !o[s].x.isNaN { vel[s] = o[s] }
+                }
             }
         }
     }
@@ -312,26 +318,28 @@ extension World {
     /// present — and the per-body linear damping factor column if present. Each combination is its own loop.
     @inline(__always)
     func withLinearTerms(count n: Int, _ body: ((Int) -> SIMD4<Float>, (Int) -> Float, UnsafeMutablePointer<Float>?) -> Void) {
-        let g = floats(bodies.gravity.base), inverseMass = bodies.invMass.base
-        let d = bodies.linearDampingFactor.base
-        let force = bodies.force.base.map { floats($0) }
-        if fieldStore.active {
-            fieldStore.force.withUnsafeMutableBufferPointer { ffb in
-            fieldStore.acceleration.withUnsafeMutableBufferPointer { fab in
-                let ff = floats(ffb.baseAddress!), fa = floats(fab.baseAddress!)
-                if let f = force {
-                    body({ k in load4(g, k) + load4(fa, k) + spread(inverseMass, k >> 1) * (load4(f, k) + load4(ff, k)) },
-                         { k in g[k] + fa[k] + inverseMass[k >> 1] * (f[k] + ff[k]) }, d)
-                } else {
-                    body({ k in load4(g, k) + load4(fa, k) + spread(inverseMass, k >> 1) * load4(ff, k) },
-                         { k in g[k] + fa[k] + inverseMass[k >> 1] * ff[k] }, d)
+        bodies.withColumns { columns in
+            let g = floats(columns.gravity), inverseMass = columns.invMass
+            let d = columns.linearDampingFactor
+            let force = columns.force.map { floats($0) }
+            if fieldStore.active {
+                fieldStore.force.withUnsafeMutableBufferPointer { ffb in
+                fieldStore.acceleration.withUnsafeMutableBufferPointer { fab in
+                    let ff = floats(ffb.baseAddress!), fa = floats(fab.baseAddress!)
+                    if let f = force {
+                        body({ k in load4(g, k) + load4(fa, k) + spread(inverseMass, k >> 1) * (load4(f, k) + load4(ff, k)) },
+                             { k in g[k] + fa[k] + inverseMass[k >> 1] * (f[k] + ff[k]) }, d)
+                    } else {
+                        body({ k in load4(g, k) + load4(fa, k) + spread(inverseMass, k >> 1) * load4(ff, k) },
+                             { k in g[k] + fa[k] + inverseMass[k >> 1] * ff[k] }, d)
+                    }
                 }
+                }
+            } else if let f = force {
+                body({ k in load4(g, k) + spread(inverseMass, k >> 1) * load4(f, k) }, { k in g[k] + inverseMass[k >> 1] * f[k] }, d)
+            } else {
+                body({ k in load4(g, k) }, { k in g[k] }, d)
             }
-            }
-        } else if let f = force {
-            body({ k in load4(g, k) + spread(inverseMass, k >> 1) * load4(f, k) }, { k in g[k] + inverseMass[k >> 1] * f[k] }, d)
-        } else {
-            body({ k in load4(g, k) }, { k in g[k] }, d)
         }
     }
 
@@ -349,87 +357,91 @@ extension World {
     /// All substeps of `integrateVelocities` and `integratePositions` for bodies that no constraint touches, fused:
     /// each body's values stay in registers across the substeps, and the result is bit-identical.
     func integrateUnconstrained(h: Float, substeps: Int) {
-        let n = bodies.awakeCount
-        let v = floats(bodies.velocity.base), x = floats(bodies.position.base)
-        if fieldStore.active { prepareFieldColumns(count: n) }
-        // Four floats (two bodies) per SSE register; the substeps run on registers. Elementwise IEEE operations in
-        // the same order as the scalar path, so the results are the same to the bit.
-        withLinearTerms(count: n) { a4, a1, d in
-            @inline(__always) func run<D: LinearDamping>(_ d: D) {
-                let count = 2 * n
-                var k = 0
-                while k + 4 <= count {
-                    let a = a4(k), dk = d.factor4(k)
-                    var vk = load4(v, k)
-                    var xk = load4(x, k)
-                    for _ in 0..<substeps {
-                        vk = d.apply(vk + h * a, dk)
-                        xk += h * vk
+        bodies.withColumns { columns in
+            let n = bodies.awakeCount
+            let v = floats(columns.velocity), x = floats(columns.position)
+            if fieldStore.active { prepareFieldColumns(count: n) }
+            // Four floats (two bodies) per SSE register; the substeps run on registers. Elementwise IEEE operations in
+            // the same order as the scalar path, so the results are the same to the bit.
+            withLinearTerms(count: n) { a4, a1, d in
+                @inline(__always) func run<D: LinearDamping>(_ d: D) {
+                    let count = 2 * n
+                    var k = 0
+                    while k + 4 <= count {
+                        let a = a4(k), dk = d.factor4(k)
+                        var vk = load4(v, k)
+                        var xk = load4(x, k)
+                        for _ in 0..<substeps {
+                            vk = d.apply(vk + h * a, dk)
+                            xk += h * vk
+                        }
+                        store4(vk, v, k)
+                        store4(xk, x, k)
+                        k += 4
                     }
-                    store4(vk, v, k)
-                    store4(xk, x, k)
-                    k += 4
-                }
-                while k < count {
-                    let a = a1(k), dk = d.factor1(k)
-                    var vk = v[k], xk = x[k]
-                    for _ in 0..<substeps {
-                        vk = d.apply(vk + h * a, dk)
-                        xk += h * vk
+                    while k < count {
+                        let a = a1(k), dk = d.factor1(k)
+                        var vk = v[k], xk = x[k]
+                        for _ in 0..<substeps {
+                            vk = d.apply(vk + h * a, dk)
+                            xk += h * vk
+                        }
+                        v[k] = vk
+                        x[k] = xk
+                        k += 1
                     }
-                    v[k] = vk
-                    x[k] = xk
-                    k += 1
                 }
+                if let d { run(DampingColumn(factors: d)) } else { run(NoDamping()) }
             }
-            if let d { run(DampingColumn(factors: d)) } else { run(NoDamping()) }
-        }
-        let angVel = bodies.angularVelocity.base
-        if let tA = bodies.torqueA.base, let tB = bodies.torqueB.base {
-            for s in 0..<n where angVel[s] != 0 || tA[s] != 0 || tB[s] != 0 {
-                integrateSpin(slot: s, h: h, substeps: substeps)
+            let angVel = columns.angularVelocity
+            if let tA = columns.torqueA, let tB = columns.torqueB {
+                for s in 0..<n where angVel[s] != 0 || tA[s] != 0 || tB[s] != 0 {
+                    integrateSpin(slot: s, h: h, substeps: substeps)
+                }
+            } else {
+                for s in 0..<n where angVel[s] != 0 { integrateSpin(slot: s, h: h, substeps: substeps) }
             }
-        } else {
-            for s in 0..<n where angVel[s] != 0 { integrateSpin(slot: s, h: h, substeps: substeps) }
         }
     }
 
     /// x ← x + h·v elementwise (vectorized), then the rotation of the bodies that turn.
     func integratePositions(h: Float) {
-        rodSolver.geometryStale = true
-        contactSolver.posesStale = true
-        let n = bodies.awakeCount
-        let pos = bodies.position.base, rot = bodies.rotation.base
-        let vel = bodies.velocity.base, angVel = bodies.angularVelocity.base
-        // The speed limits, before every substep's move, for the bodies of scalar joints (Box2D v3 clamps in its
-        // substeps too): joints that cannot be satisfied (a weld whose anchor is far from a light item) could
-        // otherwise multiply a velocity within one step beyond anything a `Float` holds. (Contacts and the rods'
-        // batches cannot; every other body is held to the limits once per step, `limitSpeeds`.)
-        if !rodSolver.scalarJoints.isEmpty {
-            let m = settings.maximumLinearSpeed, m2 = m * m, wMax = settings.maximumAngularSpeed
-            @inline(__always) func limit(_ slot: Int32) {
-                guard slot >= 0 else { return }
-                let s = Int(slot), v = vel[s], l2 = lengthSquared(v)
-                if l2 > m2 { vel[s] = (m / l2.squareRoot()) * v }
-                let w = angVel[s]
-                if Swift.abs(w) > wMax { angVel[s] = w > 0 ? wMax : -wMax }
+        bodies.withColumns { columns in
+            rodSolver.geometryStale = true
+            contactSolver.posesStale = true
+            let n = bodies.awakeCount
+            let pos = columns.position, rot = columns.rotation
+            let vel = columns.velocity, angVel = columns.angularVelocity
+            // The speed limits, before every substep's move, for the bodies of scalar joints (Box2D v3 clamps in its
+            // substeps too): joints that cannot be satisfied (a weld whose anchor is far from a light item) could
+            // otherwise multiply a velocity within one step beyond anything a `Float` holds. (Contacts and the rods'
+            // batches cannot; every other body is held to the limits once per step, `limitSpeeds`.)
+            if !rodSolver.scalarJoints.isEmpty {
+                let m = settings.maximumLinearSpeed, m2 = m * m, wMax = settings.maximumAngularSpeed
+                @inline(__always) func limit(_ slot: Int32) {
+                    guard slot >= 0 else { return }
+                    let s = Int(slot), v = vel[s], l2 = lengthSquared(v)
+                    if l2 > m2 { vel[s] = (m / l2.squareRoot()) * v }
+                    let w = angVel[s]
+                    if Swift.abs(w) > wMax { angVel[s] = w > 0 ? wMax : -wMax }
+                }
+                jointStore.records.withUnsafeBufferPointer { js in
+                    for j in rodSolver.scalarJoints { limit(js[Int(j)].slotA); limit(js[Int(j)].slotB) }
+                }
             }
-            jointStore.records.withUnsafeBufferPointer { js in
-                for j in rodSolver.scalarJoints { limit(js[Int(j)].slotA); limit(js[Int(j)].slotB) }
+            pos.withMemoryRebound(to: Float.self, capacity: 2 * n) { p in
+                vel.withMemoryRebound(to: Float.self, capacity: 2 * n) { v in
+                    for k in 0..<(2 * n) { p[k] += h * v[k] }
+                }
             }
-        }
-        pos.withMemoryRebound(to: Float.self, capacity: 2 * n) { p in
-            vel.withMemoryRebound(to: Float.self, capacity: 2 * n) { v in
-                for k in 0..<(2 * n) { p[k] += h * v[k] }
+            // At most a quarter turn a substep (Box2D v3's bound): an item turning faster than that outruns the contact
+            // points its step's manifold follows, and sinks into what it spins against.
+            let maxTurn: Float = 0.25 * .pi / h
+            for s in 0..<n {
+                var w = angVel[s]
+                if Swift.abs(w) > maxTurn { w = w > 0 ? maxTurn : -maxTurn; angVel[s] = w }
+                if w != 0 { rot[s] = rot[s].integrated(by: h * w) }
             }
-        }
-        // At most a quarter turn a substep (Box2D v3's bound): an item turning faster than that outruns the contact
-        // points its step's manifold follows, and sinks into what it spins against.
-        let maxTurn: Float = 0.25 * .pi / h
-        for s in 0..<n {
-            var w = angVel[s]
-            if Swift.abs(w) > maxTurn { w = w > 0 ? maxTurn : -maxTurn; angVel[s] = w }
-            if w != 0 { rot[s] = rot[s].integrated(by: h * w) }
         }
     }
 }
