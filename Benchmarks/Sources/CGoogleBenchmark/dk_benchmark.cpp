@@ -5,8 +5,16 @@
 extern "C" {
 
 void dk_benchmark_register(const char *name, dk_benchmark_body body, void *context) {
+    // One iteration is one whole run of a scene; its manual time is the run's mean time per measured step, so the
+    // standard time column (and compare.py, and --benchmark_repetitions' aggregates) read milliseconds per step.
     benchmark::RegisterBenchmark(name, [body, context](benchmark::State &state) { body(&state, context); })
+        ->UseManualTime()
+        ->Iterations(1)
         ->Unit(benchmark::kMillisecond);
+}
+
+void dk_benchmark_set_iteration_time(void *state, double seconds) {
+    static_cast<benchmark::State *>(state)->SetIterationTime(seconds);
 }
 
 void dk_benchmark_pause(void *state) { static_cast<benchmark::State *>(state)->PauseTiming(); }

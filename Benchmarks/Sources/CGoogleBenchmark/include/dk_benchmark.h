@@ -10,8 +10,11 @@ extern "C" {
 /// The body of a benchmark: `state` is the benchmark's state, `context` what was registered with it.
 typedef void (*dk_benchmark_body)(void *state, void *context);
 
-/// Registers a benchmark named exactly `name`, reporting real time in milliseconds.
+/// Registers a benchmark named exactly `name`: one iteration per run, timed manually (see
+/// `dk_benchmark_set_iteration_time`), reported in milliseconds.
 void dk_benchmark_register(const char *name, dk_benchmark_body body, void *context);
+/// The iteration's time, in seconds: the run's mean time per measured step.
+void dk_benchmark_set_iteration_time(void *state, double seconds);
 /// Stops and restarts the clock inside an iteration (set-up and checks are not timed).
 void dk_benchmark_pause(void *state);
 void dk_benchmark_resume(void *state);
