@@ -45,8 +45,6 @@ public struct Dynamics: ParsableCommand {
 /// "1 item", "2 items".
 func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
-/// Seconds as milliseconds for a table.
-func milliseconds(_ d: Duration) -> Double { Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15 }
 
 /// A failure met while running a command (a bad profile, an unwritable output), as opposed to a mistake in the
 /// arguments: the command prints it as one line and exits 1, without the usage text argument errors get.
@@ -159,7 +157,7 @@ struct Showcase: ParsableCommand {
             let clock = ContinuousClock()
             let start = clock.now
             let (result, recorded) = demo.run(recordEvery: 2)
-            let ms = milliseconds(clock.now - start)
+            let ms = (clock.now - start) / .milliseconds(1)
             recordings += recorded
             if !result.ok { failures += 1 }
             print("\(result.ok ? "ok  " : "FAIL") \(demo.name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(result.summary) [\(String(format: "%.0f", ms)) ms]")

@@ -39,15 +39,34 @@ struct RunSummary {
         return rows.map { "\($0.0.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.1)" }.joined(separator: "\n")
     }
 
+    /// The summary as one JSON object, keys sorted; `pausedAtSeconds` is null for a run that did not pause.
     func json() -> String {
-        var fields = [
-            "\"profile\":\(jsonString(profile))", "\"items\":\(items)", "\"steps\":\(steps)", "\"maximumSteps\":\(maximumSteps)",
-            "\"simulatedSeconds\":\(simulated)", "\"wallSeconds\":\(wall)", "\"stepsPerSecond\":\(stepsPerSecond)",
-            "\"awakeItems\":\(awake)", "\"contacts\":\(contacts)", "\"nonFiniteItems\":\(nonFinite)",
-            "\"pausedAtSeconds\":\(pausedAt.map { "\($0)" } ?? "null")",
-        ]
-        fields.append("\"stageMsPerStep\":{" + stages.map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}")
-        return "{" + fields.joined(separator: ",") + "}"
+        struct Fields: Encodable {
+            let summary: RunSummary
+            enum Keys: String, CodingKey {
+                case profile, items, steps, maximumSteps, simulatedSeconds, wallSeconds, stepsPerSecond, awakeItems,
+                     contacts, nonFiniteItems, pausedAtSeconds, stageMsPerStep
+            }
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.container(keyedBy: Keys.self)
+                try c.encode(summary.profile, forKey: .profile)
+                try c.encode(summary.items, forKey: .items)
+                try c.encode(summary.steps, forKey: .steps)
+                try c.encode(summary.maximumSteps, forKey: .maximumSteps)
+                try c.encode(summary.simulated, forKey: .simulatedSeconds)
+                try c.encode(summary.wall, forKey: .wallSeconds)
+                try c.encode(summary.stepsPerSecond, forKey: .stepsPerSecond)
+                try c.encode(summary.awake, forKey: .awakeItems)
+                try c.encode(summary.contacts, forKey: .contacts)
+                try c.encode(summary.nonFinite, forKey: .nonFiniteItems)
+                try c.encode(summary.pausedAt, forKey: .pausedAtSeconds)   // null when it did not pause
+                try c.encode(Dictionary(uniqueKeysWithValues: summary.stages), forKey: .stageMsPerStep)
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Names and finite numbers cannot fail to encode.
+        return String(decoding: try! encoder.encode(Fields(summary: self)), as: UTF8.self)
     }
 }
 
@@ -153,7 +172,7 @@ struct Run: ParsableCommand {
         }
         if let first = violations.first { throw CommandFailure("\(profile.file): \(first)") }
         if summary.steps < steps { progress.endAtRest(summary.steps) }
-        summary.wall = milliseconds(clock.now - start) / 1000
+        summary.wall = (clock.now - start) / .seconds(1)
         recorder?.finish()
         summary.simulated = animator.elapsedTime
         summary.awake = animator.world.awakeBodyCount
@@ -199,7 +218,7 @@ struct Bench: ParsableCommand {
             for _ in 0..<count {
                 let t = clock.now
                 guard animator.step() else { break }
-                let ms = milliseconds(clock.now - t)
+                let ms = (clock.now - t) / .milliseconds(1)
                 total += ms; worst = max(worst, ms); done += 1
             }
             let mean = done > 0 ? total / Double(done) : 0

@@ -6,8 +6,8 @@ import DynamicsScenes
 struct Scene: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run a Benchmarks/SCENES.md scene (rain, pyramid, joint_grid, field_swarm) and time it.")
 
-    @Argument(help: "Scene kind: rain, pyramid, joint_grid or field_swarm.")
-    var kind: String
+    @Argument(help: "Scene kind.")
+    var kind: BenchmarkScene.Kind
     @Argument(help: "Scene size (rain: items; pyramid: rows; joint_grid: side; field_swarm: items).")
     var size: Int
     @Option(parsing: .unconditional, help: "Steps of 1/60 s.")
@@ -20,27 +20,26 @@ struct Scene: ParsableCommand {
     var cellSize: Float = 0
     @Option(parsing: .unconditional, help: "Contact stiffness in Hz, used up to a quarter of the substep rate.")
     var contactHertz: Float = WorldSettings().contactHertz
-    @Option(parsing: .unconditional, help: "Hold the C kernels (contacts, free motion) to at most 4, 8 or 16 lanes; results are identical.")
-    var lanes: Int?
+    @Option(parsing: .unconditional, help: "Hold the C kernels (contacts, free motion) to at most this many lanes; results are identical.")
+    var lanes: Lanes?
+
+    /// The widths the C kernels can be held to.
+    enum Lanes: Int, CaseIterable, ExpressibleByArgument { case four = 4, eight = 8, sixteen = 16 }
 
     func validate() throws {
-        guard BenchmarkScene.Kind(rawValue: kind) != nil else {
-            throw ValidationError("unknown scene '\(kind)'; expected one of: \(BenchmarkScene.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
         guard size > 0 else { throw ValidationError("size must be positive, got \(size)") }
         guard steps > 0 else { throw ValidationError("steps must be positive, got \(steps)") }
         guard substeps > 0 else { throw ValidationError("substeps must be positive, got \(substeps)") }
         guard contactHertz.isFinite && contactHertz > 0 else { throw ValidationError("contact hertz must be positive, got \(contactHertz)") }
-        if let lanes, ![4, 8, 16].contains(lanes) { throw ValidationError("lanes must be 4, 8 or 16, got \(lanes)") }
         guard cellSize.isFinite && cellSize >= 0 else { throw ValidationError("cell size must be finite and not negative, got \(cellSize)") }
     }
 
     func run() throws {
-        let scene = BenchmarkScene.named(BenchmarkScene.Kind(rawValue: kind)!, size: size)
+        let scene = BenchmarkScene.named(kind, size: size)
         var settings = WorldSettings()
         settings.gridCellSize = cellSize
         settings.contactHertz = contactHertz
-        try World.limitVectorLanes(to: lanes)
+        try World.limitVectorLanes(to: lanes?.rawValue)
         defer { try? World.limitVectorLanes(to: nil) }
         let world = try World(settings: settings)
         let (ids, links) = try world.build(scene)
@@ -51,7 +50,7 @@ struct Scene: ParsableCommand {
             let t = clock.now
             try world.step(dt: 1.0 / 60, substeps: substeps)
             let d = clock.now - t
-            times.append(milliseconds(d))
+            times.append(d / .milliseconds(1))
             if verbose && (s + 1) % 60 == 0 { print("step \(s + 1): awake \(world.awakeBodyCount), contacts \(world.contactCount), \(world.profile)") }
         }
         let mean = times.reduce(0, +) / Double(times.count)
@@ -69,3 +68,5 @@ struct Scene: ParsableCommand {
         }
     }
 }
+
+extension BenchmarkScene.Kind: ExpressibleByArgument {}

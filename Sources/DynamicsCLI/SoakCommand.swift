@@ -127,7 +127,7 @@ struct Soak: ParsableCommand {
                     energy += 0.5 * mass * Double(v.x * v.x + v.y * v.y)
                 }
                 nanTotal += nan; outsideTotal += outside
-                let elapsed = milliseconds(clock.now - intervalStart) / Double(step % every == 0 ? every : step % every)
+                let elapsed = (clock.now - intervalStart) / .milliseconds(1) / Double(step % every == 0 ? every : step % every)
                 intervalStart = clock.now
                 print(String(format: "%9d   %11.1f   %5d   %8d   %3d   %7d   %14.1f   %7.3f", step, Double(Soak.residentBytes()) / 1_048_576,
                              animator.world.awakeBodyCount, animator.world.allTouchingContactCount, nan, outside, energy, elapsed))

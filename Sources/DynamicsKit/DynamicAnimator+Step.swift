@@ -37,9 +37,8 @@ extension DynamicAnimator {
         retired.removeAll(keepingCapacity: true)
         // Pause when nothing moves and no change is waiting, or when no behavior is left.
         if behaviors.isEmpty || (world.awakeBodyCount == 0 && !needsCompile) { pause() }
-        func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18 }
-        lastStepTimings = AnimatorTimings(compile: seconds(t1 - t0), engine: world.profile, writeBack: seconds(t3 - t2),
-                                          callbacks: seconds(t4 - t3))
+        lastStepTimings = AnimatorTimings(compile: (t1 - t0) / .seconds(1), engine: world.profile, writeBack: (t3 - t2) / .seconds(1),
+                                          callbacks: (t4 - t3) / .seconds(1))
         return true
     }
 

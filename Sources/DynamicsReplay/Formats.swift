@@ -50,14 +50,7 @@ extension Recording {
 
     /// A header line (the recording, its items and the meaning of each frame field), then one JSON object per frame.
     public func jsonLines() -> String {
-        var out = "{\"format\":\"dynamics-recording\",\"version\":1,\"title\":\(jsonString(title)),"
-        out += "\"viewBox\":[\(num(viewBox.minX)),\(num(viewBox.minY)),\(num(viewBox.width)),\(num(viewBox.height))],"
-        out += "\"stepTime\":\(num(stepTime)),\"every\":\(every),\"frames\":\(frameCount),\"items\":["
-        out += items.map { "{\"name\":\(jsonString($0.name)),\"width\":\(num($0.width)),\"height\":\(num($0.height)),\"shape\":\"\($0.ellipse ? "ellipse" : "rectangle")\",\"color\":\(jsonString($0.color))}" }.joined(separator: ",")
-        out += "],\"fields\":{\"frame\":\"frame number\",\"time\":\"seconds\",\"items\":\"x, y (points), angle (radians, clockwise on screen) of each item in turn\","
-        out += "\"joints\":\"x1, y1, x2, y2 per attachment (item end, other end)\",\"snaps\":\"x1, y1 (item), x2, y2 (snap point) per snap\","
-        out += "\"contacts\":\"x, y of each contact begun since the previous frame\",\"awake\":\"awake items\","
-        out += "\"boundaries\":\"present when the boundaries change: polylines of x, y\"}}\n"
+        var out = header()
         let n = items.count
         var change = 0
         for f in 0..<frameCount {
@@ -112,6 +105,42 @@ extension Recording {
 }
 
 /// Shortest round-tripping text of a number (integers without ".0").
+/// The header line of a JSON-lines recording: the recording, its items and the meaning of each frame field.
+private struct RecordingHeader: Encodable {
+    struct Item: Encodable { let name: String, width: Double, height: Double, shape: String, color: String }
+    let format = "dynamics-recording"
+    let version = 1
+    let title: String
+    let viewBox: [Double]
+    let stepTime: Double
+    let every: Int
+    let frames: Int
+    let items: [Item]
+    let fields = [
+        "frame": "frame number", "time": "seconds",
+        "items": "x, y (points), angle (radians, clockwise on screen) of each item in turn",
+        "joints": "x1, y1, x2, y2 per attachment (item end, other end)",
+        "snaps": "x1, y1 (item), x2, y2 (snap point) per snap",
+        "contacts": "x, y of each contact begun since the previous frame", "awake": "awake items",
+        "boundaries": "present when the boundaries change: polylines of x, y",
+    ]
+}
+
+extension Recording {
+    /// The JSON-lines header, one line (keys sorted, so the same recording always gives the same bytes).
+    func header() -> String {
+        let header = RecordingHeader(
+            title: title, viewBox: [viewBox.minX, viewBox.minY, viewBox.width, viewBox.height].map { Double($0) },
+            stepTime: stepTime, every: every, frames: frameCount,
+            items: items.map { .init(name: $0.name, width: Double($0.width), height: Double($0.height),
+                                     shape: $0.ellipse ? "ellipse" : "rectangle", color: $0.color) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings and finite numbers cannot fail.
+        return String(decoding: try! encoder.encode(header), as: UTF8.self) + "\n"
+    }
+}
+
 func num(_ v: Double) -> String {
     if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
     return "\(v)"

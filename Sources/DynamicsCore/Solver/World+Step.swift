@@ -19,7 +19,7 @@ extension World {
         /// Ends `stage`: its time goes into `profile`.
         func finish(_ stage: StepStage) {
             let now = clock.now
-            profile[stage] = World.seconds(now - stageStart)
+            profile[stage] = (now - stageStart) / .seconds(1)
             stageStart = now
         }
         let h = dt / Float(substeps)
@@ -46,11 +46,7 @@ extension World {
         finish(.islands)
 
         stepCount += 1
-        profile.total = World.seconds(clock.now - start)
-    }
-
-    static func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+        profile.total = (clock.now - start) / .seconds(1)
     }
 
     /// Starts a step: last step's events cleared (the ended events held over from between steps kept), and
