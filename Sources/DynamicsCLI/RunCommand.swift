@@ -183,7 +183,12 @@ struct Run: ParsableCommand {
         let names = ["compile", "forces", "broadphase", "narrowphase", "solve", "islands", "write-back", "callbacks"]
         summary.stages = zip(names, sums).map { ($0, summary.steps > 0 ? 1000 * $1 / Double(summary.steps) : 0) }
         print(json ? summary.json() : summary.table())
-        if let recorder { try output.write([recorder.recording], title: "DynamicsKit: \(profile.name)") }
+        if let recorder {
+            recorder.recording.summary = profile.summary
+            recorder.recording.outcome = summary.pausedAt.map { String(format: "came to rest at %.2f s (step %d of at most %d)", $0, summary.steps, steps) }
+                ?? "ran \(summary.steps) steps (\(String(format: "%.2f", summary.simulated)) s); \(summary.awake) of \(summary.items) items still moving"
+            try output.write([recorder.recording], title: "DynamicsKit: \(profile.name)")
+        }
     }
 }
 

@@ -38,7 +38,11 @@ public struct Demo {
     public func run(recordEvery: Int? = nil) -> (result: DemoResult, recordings: [Recording]) {
         let context = DemoContext(recordEvery: recordEvery)
         let result = body(context)
-        for r in context.recorders { r.finish() }
+        for r in context.recorders {
+            r.finish()
+            r.recording.summary = summary
+            r.recording.outcome = (result.ok ? "" : "FAILED: ") + result.summary
+        }
         return (result, context.recorders.map(\.recording))
     }
 

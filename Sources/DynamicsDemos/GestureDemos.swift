@@ -50,10 +50,11 @@ extension Demo {
     }
 
     /// Drag off screen: an offset attachment drags (and so turns) a card; a slow release snaps it back, a fast one
-    /// lets it fly off with the velocity it has, under a little gravity, until `action` sees it leave the screen
-    /// and removes it.
+    /// hands the finger's velocity and the card's spin to a `DynamicItemBehavior` (an item released by every
+    /// behavior starts again from rest, as in UIKit), which carries it off under a little gravity until `action`
+    /// sees it leave the screen and removes it.
     static let dragOffScreen = Demo(name: "drag-off-screen", summary: "drag a card by a corner: a slow release snaps it back, a fast one throws it off screen") { context in
-        func run(panSpeed: CGFloat, title: String) -> (snapped: Bool, gone: Bool, turned: CGFloat) {
+        func run(panSpeed: CGFloat, panSteps: Int, title: String) -> (snapped: Bool, gone: Bool, turned: CGFloat) {
             let animator = DynamicAnimator(referenceBounds: screen)
             let home = CGPoint(x: screen.midX, y: screen.midY)
             let card = HeadlessItem(center: home, size: CGSize(width: 200, height: 280), name: "card", color: "#007aff")
@@ -61,12 +62,14 @@ extension Demo {
             let touch = CGPoint(x: home.x + 60, y: home.y - 100)
             let drag = AttachmentBehavior(item: card, offsetFromCenter: UIOffset(horizontal: 60, vertical: -100), attachedToAnchor: touch)
             animator.addBehavior(drag)
-            // The finger moves right and a little down for 0.3 s; the card, held off its center, turns.
-            var turned: CGFloat = 0
-            for k in 1...18 {
+            // The finger moves right and a little down for `panSteps` steps; the card, held off its center, turns.
+            var turned: CGFloat = 0, spin: CGFloat = 0
+            for k in 1...panSteps {
                 let t = CGFloat(k) / 60
                 drag.anchorPoint = CGPoint(x: touch.x + panSpeed * t, y: touch.y + 0.2 * panSpeed * t)
+                let before = card.transform.rotationAngle
                 animator.step()
+                spin = (card.transform.rotationAngle - before) * 60
                 turned = max(turned, abs(card.transform.rotationAngle))
             }
             animator.removeBehavior(drag)
@@ -77,25 +80,30 @@ extension Demo {
                 let back = hypot(card.center.x - home.x, card.center.y - home.y) < 1 && abs(card.transform.rotationAngle) < 0.02
                 return (back, false, turned)
             }
+            // The finger's velocity at release, and the spin the card had: carried on by an item behavior.
+            let carry = DynamicItemBehavior(items: [card])
+            carry.addLinearVelocity(CGPoint(x: panSpeed, y: 0.2 * panSpeed), for: card)
+            carry.addAngularVelocity(spin, for: card)
+            carry.angularResistance = 1.25
             let fall = GravityBehavior(items: [card])
-            fall.magnitude = 0.3
-            let watcher = DynamicBehavior()
-            watcher.action = { [unowned animator, unowned watcher] in
+            fall.magnitude = 0.7
+            carry.action = { [unowned animator] in
                 let reach = hypot(card.bounds.width, card.bounds.height) / 2
-                if !screen.insetBy(dx: -reach, dy: -reach).contains(card.center) {
-                    animator.removeBehavior(fall)
-                    animator.removeBehavior(watcher)
-                }
+                if !screen.insetBy(dx: -reach, dy: -reach).contains(card.center) { animator.removeAllBehaviors() }
             }
+            animator.addBehavior(carry)
             animator.addBehavior(fall)
-            animator.addBehavior(watcher)
+            let releasedX = card.center.x
             animator.runUntilPaused(timeout: 10)
-            return (false, animator.behaviors.isEmpty && !screen.contains(card.center), turned)
+            // Gone: removed once off screen, having flown on in the direction of the flick.
+            let flewOn = card.center.x - releasedX > 100
+            return (false, animator.behaviors.isEmpty && !screen.contains(card.center) && flewOn, turned)
         }
-        let slow = run(panSpeed: 300, title: "drag off screen: slow release snaps back")
-        let fast = run(panSpeed: 2000, title: "drag off screen: fast release throws it off")
+        // A slow drag of 0.3 s, and a flick: 0.1 s at 2000 pt/s, released while the card is still on screen.
+        let slow = run(panSpeed: 300, panSteps: 18, title: "drag off screen: slow release snaps back")
+        let fast = run(panSpeed: 2000, panSteps: 6, title: "drag off screen: fast release throws it off")
         return DemoResult(slow.snapped && fast.gone && slow.turned > 0.02 && fast.turned > 0.05,
-                          "slow release snapped back: \(slow.snapped) (turned \(String(format: "%.2f", Double(slow.turned))) rad while dragged); fast release left the screen and was removed: \(fast.gone)")
+                          "slow release snapped back: \(slow.snapped) (turned \(String(format: "%.2f", Double(slow.turned))) rad while dragged); fast release flew on off the screen and was removed: \(fast.gone)")
     }
 }
 

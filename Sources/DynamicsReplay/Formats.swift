@@ -82,7 +82,9 @@ extension Recording {
         for line in boundaries(atFrame: f) {
             out += "<polyline points=\"\(line.map { "\(num($0.x)),\(num($0.y))" }.joined(separator: " "))\" fill=\"none\" stroke=\"#555\" stroke-width=\"\(num(stroke * 2))\"/>\n"
         }
-        guard f < frameCount else { return out + "</svg>\n" }
+        let time = "t = \(String(format: "%.2f", times.isEmpty ? 0 : times[f])) s"
+        let label = "<text x=\"\(num(v.minX + stroke * 6))\" y=\"\(num(v.minY + stroke * 16))\" font-family=\"sans-serif\" font-size=\"\(num(stroke * 12))\" fill=\"#444\">\(time)</text>\n"
+        guard f < frameCount else { return out + label + "</svg>\n" }
         for i in 0..<n {
             let s = (f * n + i) * 3, item = items[i]
             let x = Double(states[s]), y = Double(states[s + 1]), deg = Double(states[s + 2]) * 180 / .pi
@@ -100,11 +102,10 @@ extension Recording {
             out += "<line x1=\"\(a[k])\" y1=\"\(a[k + 1])\" x2=\"\(a[k + 2])\" y2=\"\(a[k + 3])\" stroke=\"#a3a\" stroke-dasharray=\"\(num(stroke * 3))\" stroke-width=\"\(num(stroke))\"/>\n"
             out += "<circle cx=\"\(a[k + 2])\" cy=\"\(a[k + 3])\" r=\"\(num(stroke * 4))\" fill=\"none\" stroke=\"#a3a\" stroke-width=\"\(num(stroke))\"/>\n"
         }
-        return out + "</svg>\n"
+        return out + label + "</svg>\n"
     }
 }
 
-/// Shortest round-tripping text of a number (integers without ".0").
 /// The header line of a JSON-lines recording: the recording, its items and the meaning of each frame field.
 private struct RecordingHeader: Encodable {
     struct Item: Encodable { let name: String, width: Double, height: Double, shape: String, color: String }
@@ -141,6 +142,7 @@ extension Recording {
     }
 }
 
+/// Shortest round-tripping text of a number (integers without ".0").
 func num(_ v: Double) -> String {
     if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
     return "\(v)"

@@ -14,6 +14,10 @@ public struct RecordedItem: Equatable, Sendable {
 /// drawn as an HTML replay page or an SVG snapshot.
 public final class Recording {
     public let title: String
+    /// What the recording shows, in a sentence (the replay page prints it under the title).
+    public var summary = ""
+    /// How the simulation ended, in a line (the replay page prints it after the summary).
+    public var outcome = ""
     /// The area to show, points: the reference bounds when there are some, else the items and anchors at the start.
     public internal(set) var viewBox: CGRect
     /// Seconds per step, and steps per recorded frame.

@@ -1,7 +1,8 @@
 import DynamicsKit
 
-/// The HTML replay: one self-contained file (no network) that plays one or more recordings on a canvas, with
-/// play/pause, a time scrubber, speed control and a frame counter. Item states are embedded as base64 float32
+/// The HTML replay: one self-contained file (no network) that plays one or more recordings on a canvas fitted to
+/// the window, with each recording's summary and outcome, a legend, play/pause, a time scrubber, speed control
+/// and a frame counter. Item states are embedded as base64 float32
 /// arrays, so thousands of items load and play without one JSON object per item per frame.
 ///
 /// The address's fragment sets the start: `#rec=1&t=2.5&paused` shows recording 1 at 2.5 s, paused. With `probe`
@@ -22,7 +23,7 @@ public enum ReplayPage {
         func floats(_ a: [Float]) -> String { "[" + a.map { "\($0)" }.joined(separator: ",") + "]" }
         // Float32, little-endian, as JavaScript's Float32Array reads it on every platform in use.
         let bytes = r.states.withUnsafeBufferPointer { Data(buffer: $0) }
-        var s = "{\"title\":\(jsonString(r.title)),"
+        var s = "{\"title\":\(jsonString(r.title)),\"summary\":\(jsonString(r.summary)),\"outcome\":\(jsonString(r.outcome)),"
         s += "\"viewBox\":[\(num(r.viewBox.minX)),\(num(r.viewBox.minY)),\(num(r.viewBox.width)),\(num(r.viewBox.height))],"
         s += "\"items\":[" + r.items.map { "[\(jsonString($0.name)),\(num($0.width)),\(num($0.height)),\($0.ellipse ? 1 : 0),\(jsonString($0.color))]" }.joined(separator: ",") + "],"
         s += "\"times\":[" + r.times.map(num).joined(separator: ",") + "],"
@@ -46,12 +47,20 @@ public enum ReplayPage {
 <meta charset="utf-8">
 <title>@TITLE@</title>
 <style>
-  body { margin: 0; font: 14px system-ui, sans-serif; background: #f3f3ef; color: #222; }
+  html, body { height: 100%; }
+  body { margin: 0; font: 14px system-ui, sans-serif; background: #f3f3ef; color: #222; display: flex; flex-direction: column; }
   header { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; padding: 8px 12px; background: #fff; border-bottom: 1px solid #ddd; }
   header h1 { font-size: 16px; margin: 0 12px 0 0; }
   #scrub { flex: 1; min-width: 160px; }
   #counter { font-variant-numeric: tabular-nums; min-width: 230px; }
-  canvas { display: block; margin: 10px auto; background: #fbfbf8; box-shadow: 0 1px 4px rgba(0,0,0,.15); }
+  #about { padding: 6px 12px 0; }
+  #summary { margin: 0; }
+  #outcome { margin: 2px 0 0; color: #555; }
+  #legend { display: flex; flex-wrap: wrap; gap: 4px 16px; padding: 6px 12px; color: #444; font-size: 13px; }
+  #legend span { display: inline-flex; align-items: center; gap: 6px; }
+  #legend svg { width: 22px; height: 12px; }
+  main { flex: 1; min-height: 0; display: flex; align-items: center; justify-content: center; padding: 0 12px 12px; }
+  canvas { display: block; background: #fbfbf8; box-shadow: 0 1px 4px rgba(0,0,0,.15); }
   #probe { display: none; }
 </style>
 </head>
@@ -64,7 +73,16 @@ public enum ReplayPage {
   <label>speed <select id="speed"><option>0.25</option><option>0.5</option><option selected>1</option><option>2</option><option>4</option></select></label>
   <span id="counter"></span>
 </header>
-<canvas id="view" width="900" height="600"></canvas>
+<div id="about"><p id="summary"></p><p id="outcome"></p></div>
+<div id="legend" aria-label="legend">
+  <span><svg viewBox="0 0 22 12"><rect x="1" y="1" width="9" height="10" fill="#4e79a7" stroke="#333" stroke-width=".6"/><rect x="12" y="1" width="9" height="10" fill="#f28e2b" stroke="#333" stroke-width=".6"/></svg>items, in their colors</span>
+  <span><svg viewBox="0 0 22 12"><line x1="1" y1="6" x2="21" y2="6" stroke="#555" stroke-width="2"/></svg>boundaries</span>
+  <span><svg viewBox="0 0 22 12"><rect x="1" y="1" width="20" height="10" fill="none" stroke="#bbb" stroke-dasharray="3 2"/></svg>reference bounds (the screen)</span>
+  <span><svg viewBox="0 0 22 12"><line x1="1" y1="6" x2="18" y2="6" stroke="#2a6" stroke-width="1.5"/><circle cx="18" cy="6" r="2.5" fill="#2a6"/></svg>attachments (dot: the anchor or other item)</span>
+  <span><svg viewBox="0 0 22 12"><line x1="1" y1="6" x2="15" y2="6" stroke="#a3a" stroke-dasharray="3 2"/><circle cx="16" cy="6" r="4" fill="none" stroke="#a3a"/></svg>snap targets</span>
+  <span><svg viewBox="0 0 22 12"><circle cx="11" cy="6" r="3" fill="rgb(220,40,40)"/></svg>contacts as they begin</span>
+</div>
+<main><canvas id="view" width="900" height="600"></canvas></main>
 <output id="probe"></output>
 <script id="data" type="application/json">@DATA@</script>
 <script>
@@ -74,6 +92,9 @@ const canvas = document.getElementById("view"), ctx = canvas.getContext("2d");
 const recSelect = document.getElementById("rec"), playButton = document.getElementById("play");
 const scrub = document.getElementById("scrub"), speedSelect = document.getElementById("speed");
 const counter = document.getElementById("counter"), probe = document.getElementById("probe");
+const summaryLine = document.getElementById("summary"), outcomeLine = document.getElementById("outcome");
+// The view shows a margin around the reference bounds, so an item thrown off screen is seen leaving.
+const MARGIN = 0.08;
 
 function decode(b64) {
   const bin = atob(b64), bytes = new Uint8Array(bin.length);
@@ -99,8 +120,16 @@ function select(k, t) {
   const r = current();
   scrub.max = String(Math.max(0, r.times.length - 1));
   frame = frameAt(r, t || 0);
-  const [, , w, h] = r.viewBox, scale = Math.min(900 / w, 600 / h);
-  canvas.width = Math.max(200, Math.round(w * scale)); canvas.height = Math.max(150, Math.round(h * scale));
+  summaryLine.textContent = r.summary || "";
+  outcomeLine.textContent = r.outcome ? "Outcome: " + r.outcome : "";
+  fit();
+}
+/// Sizes the canvas to the room the window leaves it, keeping the view's proportions.
+function fit() {
+  const r = current(), [, , w, h] = r.viewBox, room = canvas.parentElement.getBoundingClientRect();
+  const vw = w * (1 + 2 * MARGIN), vh = h * (1 + 2 * MARGIN);
+  const scale = Math.max(0.01, Math.min((room.width - 24) / vw, (room.height - 12) / vh));
+  canvas.width = Math.max(200, Math.round(vw * scale)); canvas.height = Math.max(150, Math.round(vh * scale));
   draw();
 }
 
@@ -114,11 +143,16 @@ function draw() {
 
 function drawFrame() {
   const r = current(), f = Math.min(Math.floor(frame), r.times.length - 1), n = r.items.length;
-  const [vx, vy, vw, vh] = r.viewBox, s = Math.min(canvas.width / vw, canvas.height / vh);
+  const [bx, by, bw, bh] = r.viewBox;
+  const vx = bx - MARGIN * bw, vy = by - MARGIN * bh, vw = bw * (1 + 2 * MARGIN), vh = bh * (1 + 2 * MARGIN);
+  const s = Math.min(canvas.width / vw, canvas.height / vh);
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.fillStyle = "#fbfbf8"; ctx.fillRect(0, 0, canvas.width, canvas.height);
   ctx.setTransform(s, 0, 0, s, -vx * s, -vy * s);
   const px = 1 / s;
+  // The reference bounds: the screen the items move on.
+  ctx.strokeStyle = "#bbb"; ctx.lineWidth = px; ctx.setLineDash([4 * px, 3 * px]);
+  ctx.strokeRect(bx, by, bw, bh); ctx.setLineDash([]);
   // Boundaries in force at this frame.
   let outlines = [];
   for (const [from, lines] of r.boundaries) if (from <= f) outlines = lines;
@@ -219,6 +253,7 @@ function tick(now) {
 }
 
 playButton.addEventListener("click", () => { playing = !playing; draw(); });
+window.addEventListener("resize", fit);
 scrub.addEventListener("input", () => { frame = parseInt(scrub.value, 10); playing = false; draw(); });
 recSelect.addEventListener("change", () => select(parseInt(recSelect.value, 10), 0));
 document.addEventListener("keydown", e => {

@@ -103,6 +103,7 @@ final class RecordingTests: XCTestCase {
         let svg = recorder.recording.svg(at: 0.25)
         XCTAssertTrue(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 400 300\""))
         XCTAssertTrue(svg.contains("at t = 0.25 s"))
+        XCTAssertTrue(svg.contains(">t = 0.25 s</text>"), "the snapshot shows its time")
         XCTAssertEqual(svg.components(separatedBy: "<rect ").count - 1, 1 + 2)   // background, box, card
         XCTAssertEqual(svg.components(separatedBy: "<ellipse ").count - 1, 1)
         XCTAssertEqual(svg.components(separatedBy: "<polyline ").count - 1, 2)
@@ -113,7 +114,12 @@ final class RecordingTests: XCTestCase {
         let (animator, items) = makeScene()
         let recorder = Recorder(animator: animator, items: items, title: "page </script> test", every: 1)
         for _ in 0..<5 { animator.step() }
+        recorder.recording.summary = "a box, a pendulum and a snap"
+        recorder.recording.outcome = "ran 5 steps"
         let html = ReplayPage.html([recorder.recording, recorder.recording], title: "two")
+        for legend in ["items, in their colors", "boundaries", "reference bounds", "attachments", "snap targets", "contacts"] {
+            XCTAssertTrue(html.contains(legend), "the legend names \(legend)")
+        }
         XCTAssertFalse(html.contains("http://") || html.contains("https://"), "the page must not fetch anything")
         XCTAssertEqual(html.components(separatedBy: "</script>").count - 1, 2, "an embedded title closed a script")
         let start = try XCTUnwrap(html.range(of: "<script id=\"data\" type=\"application/json\">"))
@@ -121,6 +127,8 @@ final class RecordingTests: XCTestCase {
         let data = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8)) as? [String: Any])
         let recordings = try XCTUnwrap(data["recordings"] as? [[String: Any]])
         XCTAssertEqual(recordings.count, 2)
+        XCTAssertEqual(recordings[0]["summary"] as? String, "a box, a pendulum and a snap")
+        XCTAssertEqual(recordings[0]["outcome"] as? String, "ran 5 steps")
         let bytes = try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(recordings[0]["states"] as? String)))
         let floats = bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         XCTAssertEqual(floats, recorder.recording.states)
