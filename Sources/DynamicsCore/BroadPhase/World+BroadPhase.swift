@@ -61,253 +61,305 @@ extension World {
                 grid.valid = false
                 return
             }
-            // The awake bodies' unswept boxes, by slot, live in the buffer of this step's scalar contact constraints,
-            // which is rebuilt after the narrowphase: the two passes' temporaries share memory (`StepTable.borrowBytes`).
-            let tight = contactSolver.scalar.borrowBytes(n * MemoryLayout<AABB>.stride).bindMemory(to: AABB.self, capacity: n)
-            contactSolver.borrowedByBroadphase.constraints = World.elements(n * MemoryLayout<AABB>.stride, of: ContactConstraint.self)
-            let inv = 1 / broadphase.cellSize
-            let margin = settings.speculativeDistance
-            let vel = columns.velocity, angVel = columns.angularVelocity, ext = columns.extent
-            let grav = columns.gravity, bodyIndex = columns.bodyIndex, pos = columns.position
-            let classOf = bodies.collisionClass
-            // The awake slots' swept boxes are written over the first n of the box column; the static and sleeping
-            // bodies' binned boxes follow, at their slots.
-            let boxBuffer = UnsafeMutableBufferPointer(start: columns.box, count: bodies.count)
-            let boxes = UnsafeBufferPointer(boxBuffer)
-            let slotOf = bodies.slot
-            let oversizeLimit = World.oversizeCells
-
-            // Swept boxes: the tight box grown by how far the body can travel this step, in a frame that moves by the
-            // awake bodies' mean displacement `shift`. Two bodies can meet only by their displacement relative to each
-            // other, which is the same in any frame moving uniformly; items falling together thus stay out of each
-            // other's cells, as if at rest. Static and sleeping bodies do not move with that frame: the awake bodies
-            // meet them with their boxes swept in the world (`worldBox`).
-            let dt2 = dt * dt
-            var shift = Vec2.zero
-            for s in 0..<n { shift += dt * vel[s] + dt2 * grav[s] }
-            shift /= Float(Swift.max(n, 1))
-            if !(shift.x.isFinite && shift.y.isFinite) { shift = .zero }
-            let sweep = SweepTerms(dt: dt, margin: margin, shift: shift, vel: vel, angVel: angVel, ext: ext, grav: grav)
-            // Calm: at most `movedLimit` bodies are fast, that is, would leave a fat box at once.
-            let fatMargin = broadphase.cellSize * World.fatMarginFraction
-            let slowSpeed2 = 0.25 * fatMargin * fatMargin / dt2
-            let movedLimit = n / 8 + 16
-            let fast = sweepBoxes(n: n, tight: tight, sweep: sweep, slowSpeed2: slowSpeed2)
-            grid.calmSteps = fast <= movedLimit ? grid.calmSteps + 1 : 0
-            /// Whether slot s (awake) collides with anything: its swept box is not empty.
-            @inline(__always) func isActive(_ s: Int) -> Bool { boxes[s].lower.x <= boxes[s].upper.x }
-            @inline(__always) func worldBox(_ s: Int) -> AABB { sweep.swept(tight[s], slot: s, shift: .zero) }
-            let tightBoxes = UnsafePointer(tight)
-            /// The reach of the pair of slots sa and sb (sa of the lower id): two awake bodies are also tested by their
-            /// unswept boxes, a body and a static or sleeping one by their circles only.
-            @inline(__always) func reach(_ sa: Int, _ sb: Int) -> (apart: Bool, spin: Float, speculativeReach: Float) {
-                World.reach(sa, sb, dt: dt, margin: margin, pos: pos, vel: vel, angVel: angVel, ext: ext, grav: grav,
-                            tight: sa < n && sb < n ? tightBoxes : nil)
-            }
-
-            let oversizeStatics = broadphase.staticGrid.oversize, staticCells = broadphase.staticGrid.used > 0
-            let flags = bodies.flags, matrix = collisionFilter.collides, classes = collisionFilter.classCount
-            /// The pairs of awake slot s, whose box (swept in the world, or its fat box) is `box`, with the static and
-            /// sleeping bodies whose boxes overlap it: those in the static grid's cells (every binned body once, for a
-            /// huge box) and the oversize ones.
-            @inline(__always) func staticPairs(_ s: Int, _ box: AABB, _ list: inout [UInt64]) {
-                let i = Int(bodyIndex[s])
-                let row = Int(classOf[i]) * classes
-                if staticCells {
-                    let c = cellCoord(box, inv: inv)
-                    if c.cellCount >= oversizeLimit && c.cellCount > 4096 {
-                        for t in n..<boxes.count {
-                            let j = Int(bodyIndex[t])
-                            if flags[j] & BodyStore.binnedBit != 0 && box.overlaps(boxes[t]) && matrix[row + Int(classOf[j])] {
-                                list.append(World.pairKey(i, j))
-                            }
-                        }
-                    } else {
-                        queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, boxes: boxes, slotOf: slotOf, into: &list)
-                    }
-                }
-                for so in oversizeStatics {
-                    let j = Int(so)
-                    guard box.overlaps(boxes[Int(slotOf[j])]), matrix[row + Int(classOf[j])] else { continue }
-                    list.append(World.pairKey(i, j))
-                }
-            }
-
-            /// Slot s's fat box: its two swept boxes, grown by the margin if the body is slow (a fast one leaves any
-            /// margin at once, and its larger box would only add candidates).
-            @inline(__always) func fatBox(_ s: Int) -> AABB {
-                let m: Float = lengthSquared(vel[s]) < slowSpeed2 ? fatMargin : 0
-                let box = boxes[s].union(worldBox(s))
-                return AABB(lower: box.lower - m, upper: box.upper + m)
-            }
-
-            // Whether the last full search still holds, and which bodies left their fat boxes since: counted first (and
-            // only up to the limit), so a step in which many move searches in full at once.
+            let frame = sweptFrame(dt: dt, n: n, columns: columns, grid: &grid)
+            // Whether the last full search still holds, and which bodies left their fat boxes since.
             var full = !(broadphase.incremental && grid.valid && grid.slotVersion == bodies.slotVersion
                          && grid.version == broadphase.pairCacheVersion && grid.awakeCount == n && grid.count == bodies.count
                          && grid.cellSize == broadphase.cellSize)
-            if !full {
-                let fat = broadphase.fatBoxes
-                @inline(__always) func left(_ s: Int) -> Bool {
-                    let f = fat[s], m = boxes[s], w = worldBox(s)
-                    return !(m.lower.x >= f.lower.x && m.lower.y >= f.lower.y && m.upper.x <= f.upper.x && m.upper.y <= f.upper.y
-                             && w.lower.x >= f.lower.x && w.lower.y >= f.lower.y && w.upper.x <= f.upper.x && w.upper.y <= f.upper.y)
-                }
-                var movers = 0, newlyMoved = 0
-                grid.movedFlag.withUnsafeBufferPointer { moved in
-                    for s in 0..<n where isActive(s) && left(s) {
-                        movers += 1
-                        if !moved[s] { newlyMoved += 1 }
-                        if movers > movedLimit { break }
-                    }
-                }
-                if grid.moved.count + newlyMoved > movedLimit {
-                    full = true
-                } else if movers > 0 {
-                    for s in 0..<n where isActive(s) && left(s) {
-                        fat[s] = fatBox(s)
-                        if !grid.movedFlag[s] { grid.movedFlag[s] = true; grid.moved.append(Int32(s)) }
-                        fresh.append(UInt64(s))   // this step's movers, for now
-                    }
-                }
+            if !full { full = markMovers(frame, grid: &grid, fresh: &fresh) }
+            if full && !searchInFull(frame, grid: &grid, candidates: &candidates) {
+                exactPairs(frame, pairs: &pairs, reaches: &reaches)
+                return
             }
-            if full {
-                broadphase.fullSearchCount += 1
-                grid.valid = false
-                candidates.removeAll(keepingCapacity: true)
-                // Keep candidates only in a scene calm for some steps (and whose cells span a small rectangle).
-                var kept = false
-                if broadphase.incremental && grid.calmSteps > World.calmStepsToKeep {
-                    broadphase.fatBoxes.reserve(n, count: 0)
-                    let fat = broadphase.fatBoxes
-                    for s in 0..<n { fat[s] = isActive(s) ? fatBox(s) : AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1)) }
-                    kept = fullSearch(n: n, grid: &grid, candidates: &candidates, fat: fat)
-                    if kept {
-                        for s in 0..<n where isActive(s) { staticPairs(s, fat[s], &candidates) }
-                        sortPairs(&candidates)
-                        dropRepeats(&candidates)
-                    }
-                }
-                if kept {
-                    grid.slotVersion = bodies.slotVersion; grid.version = broadphase.pairCacheVersion
-                    grid.awakeCount = n; grid.count = bodies.count; grid.cellSize = broadphase.cellSize
-                    grid.moved.removeAll(keepingCapacity: true)
-                    grid.movedFlag.removeAll(keepingCapacity: true)
-                    grid.movedFlag.append(contentsOf: repeatElement(false, count: n))
-                    grid.valid = true
-                } else {
-                    candidates.removeAll(keepingCapacity: true)
-                    exactSearch(n: n, pairs: &pairs, boxes: boxes, tight: tight, sweep: sweep)
-                    // Each pair's reach, for the narrowphase; the pairs with static and sleeping bodies out of reach by
-                    // their circles are dropped here. (The unswept boxes are gone; they do not change a reach's
-                    // distances, and the awake pairs are within reach.)
-                    let kept = pairs.withUnsafeMutableBufferPointer { pb -> Int in
-                        var w = 0
-                        slotOf.withUnsafeBufferPointer { slotOf in
-                            for r in 0..<pb.count {
-                                let pair = pb[r]
-                                let (sa, sb) = World.slots(of: pair, slotOf)
-                                let reach = World.reach(sa, sb, dt: dt, margin: margin, pos: pos, vel: vel, angVel: angVel,
-                                                        ext: ext, grav: grav, tight: nil)
-                                if reach.apart { continue }
-                                pb[w] = pair; w += 1
-                                reaches.append(PairReach(spin: reach.spin, speculativeReach: reach.speculativeReach))
-                            }
-                        }
-                        return w
-                    }
-                    pairs.removeLast(pairs.count - kept)
-                    return
-                }
-            }
-            let fat = broadphase.fatBoxes
-            if !fresh.isEmpty {
-                // Each body that left its fat box against the cells of the full search (but the bodies that have moved
-                // since, whose entries there are stale), the oversize bodies, every body moved since, and the static and
-                // sleeping bodies.
-                let movers = fresh.count
-                for k in 0..<movers {
-                    let s = Int(fresh[k])
-                    let f = fat[s]
-                    let i = Int(bodyIndex[s])
-                    let row = Int(classOf[i]) * classes
-                    @inline(__always) func consider(_ t: Int, into list: inout [UInt64]) {
-                        guard t != s, isActive(t), f.overlaps(fat[t]) else { return }
-                        let j = Int(bodyIndex[t])
-                        guard matrix[row + Int(classOf[j])] else { return }
+            if !fresh.isEmpty { searchMovers(frame, grid: &grid, candidates: &candidates, fresh: &fresh) }
+            filterCandidates(frame, candidates: &candidates, pairs: &pairs, reaches: &reaches)
+        }
+    }
+
+    /// What the phases of one broadphase pass share: the awake bodies' swept boxes and their unswept ones, the sweep,
+    /// the fat boxes' margin and the collision filter.
+    struct SweptFrame {
+        /// Awake bodies (slots 0 ..< n).
+        let n: Int
+        /// By slot: the awake bodies' boxes swept in the frame of `sweep.shift` (empty for a body that collides with
+        /// nothing), then the static and sleeping bodies' binned boxes.
+        let boxes: UnsafeBufferPointer<AABB>
+        /// The awake bodies' unswept boxes, by slot (borrowed memory, valid for the pass).
+        let tight: UnsafeMutablePointer<AABB>
+        let sweep: SweepTerms
+        let pos: UnsafeMutablePointer<Vec2>
+        let bodyIndex: UnsafeMutablePointer<Int32>
+        let inv: Float
+        /// The fat boxes' margin, and the speed (squared, per step) under which a body is slow enough to get it.
+        let fatMargin: Float, slowSpeed2: Float
+        /// At most this many bodies may leave their fat boxes in a step for the kept candidates to be worth keeping.
+        let movedLimit: Int
+        let slotOf: [Int32], classOf: [UInt16], flags: [UInt8], matrix: [Bool], classes: Int
+
+        /// Whether slot s (awake) collides with anything: its swept box is not empty.
+        @inline(__always) func isActive(_ s: Int) -> Bool { boxes[s].lower.x <= boxes[s].upper.x }
+        /// Slot s's box swept in the world, for meeting static and sleeping bodies (which do not move with the frame).
+        @inline(__always) func worldBox(_ s: Int) -> AABB { sweep.swept(tight[s], slot: s, shift: .zero) }
+        /// The reach of the pair of slots sa and sb (sa of the lower id): two awake bodies are also tested by their
+        /// unswept boxes, a body and a static or sleeping one by their circles only.
+        @inline(__always) func reach(_ sa: Int, _ sb: Int) -> (apart: Bool, spin: Float, speculativeReach: Float) {
+            World.reach(sa, sb, dt: sweep.dt, margin: sweep.margin, pos: pos, vel: sweep.vel, angVel: sweep.angVel,
+                        ext: sweep.ext, grav: sweep.grav, tight: sa < n && sb < n ? UnsafePointer(tight) : nil)
+        }
+        /// Slot s's fat box: its two swept boxes, grown by the margin if the body is slow (a fast one leaves any
+        /// margin at once, and its larger box would only add candidates).
+        @inline(__always) func fatBox(_ s: Int) -> AABB {
+            let m: Float = lengthSquared(sweep.vel[s]) < slowSpeed2 ? fatMargin : 0
+            let box = boxes[s].union(worldBox(s))
+            return AABB(lower: box.lower - m, upper: box.upper + m)
+        }
+        /// Whether slot s's swept boxes left its fat box `f`.
+        @inline(__always) func left(_ s: Int, _ f: AABB) -> Bool {
+            let m = boxes[s], w = worldBox(s)
+            return !(m.lower.x >= f.lower.x && m.lower.y >= f.lower.y && m.upper.x <= f.upper.x && m.upper.y <= f.upper.y
+                     && w.lower.x >= f.lower.x && w.lower.y >= f.lower.y && w.upper.x <= f.upper.x && w.upper.y <= f.upper.y)
+        }
+    }
+
+    /// The pass's first phase: the awake bodies' unswept and swept boxes, written into borrowed memory and the box
+    /// column, and whether the scene is calm (few fast bodies), counted into `grid.calmSteps`.
+    ///
+    /// Swept boxes: the tight box grown by how far the body can travel this step, in a frame that moves by the
+    /// awake bodies' mean displacement `shift`. Two bodies can meet only by their displacement relative to each
+    /// other, which is the same in any frame moving uniformly; items falling together thus stay out of each other's
+    /// cells, as if at rest. Static and sleeping bodies do not move with that frame: the awake bodies meet them with
+    /// their boxes swept in the world (`SweptFrame.worldBox`).
+    @inline(__always)
+    func sweptFrame(dt: Float, n: Int, columns: BodyColumns, grid: inout FatGrid) -> SweptFrame {
+        // The awake bodies' unswept boxes, by slot, live in the buffer of this step's scalar contact constraints,
+        // which is rebuilt after the narrowphase: the two passes' temporaries share memory (`StepTable.borrowBytes`).
+        let tight = contactSolver.scalar.borrowBytes(n * MemoryLayout<AABB>.stride).bindMemory(to: AABB.self, capacity: n)
+        contactSolver.borrowedByBroadphase.constraints = World.elements(n * MemoryLayout<AABB>.stride, of: ContactConstraint.self)
+        let vel = columns.velocity, grav = columns.gravity
+        let dt2 = dt * dt
+        var shift = Vec2.zero
+        for s in 0..<n { shift += dt * vel[s] + dt2 * grav[s] }
+        shift /= Float(Swift.max(n, 1))
+        if !(shift.x.isFinite && shift.y.isFinite) { shift = .zero }
+        let sweep = SweepTerms(dt: dt, margin: settings.speculativeDistance, shift: shift, vel: vel,
+                               angVel: columns.angularVelocity, ext: columns.extent, grav: grav)
+        // Calm: at most `movedLimit` bodies are fast, that is, would leave a fat box at once.
+        let fatMargin = broadphase.cellSize * World.fatMarginFraction
+        let slowSpeed2 = 0.25 * fatMargin * fatMargin / dt2
+        let movedLimit = n / 8 + 16
+        let fast = sweepBoxes(n: n, tight: tight, sweep: sweep, slowSpeed2: slowSpeed2)
+        grid.calmSteps = fast <= movedLimit ? grid.calmSteps + 1 : 0
+        // The awake slots' swept boxes are written over the first n of the box column; the static and sleeping
+        // bodies' binned boxes follow, at their slots.
+        return SweptFrame(n: n, boxes: UnsafeBufferPointer(start: columns.box, count: bodies.count), tight: tight, sweep: sweep,
+                          pos: columns.position, bodyIndex: columns.bodyIndex, inv: 1 / broadphase.cellSize,
+                          fatMargin: fatMargin, slowSpeed2: slowSpeed2, movedLimit: movedLimit, slotOf: bodies.slot,
+                          classOf: bodies.collisionClass, flags: bodies.flags, matrix: collisionFilter.collides,
+                          classes: collisionFilter.classCount)
+    }
+
+    /// The pairs of awake slot s, whose box (swept in the world, or its fat box) is `box`, with the static and
+    /// sleeping bodies whose boxes overlap it: those in the static grid's cells (every binned body once, for a huge
+    /// box) and the oversize ones.
+    @inline(__always)
+    func staticPairs(_ s: Int, _ box: AABB, _ list: inout [UInt64], _ frame: SweptFrame) {
+        let i = Int(frame.bodyIndex[s])
+        let row = Int(frame.classOf[i]) * frame.classes
+        if broadphase.staticGrid.used > 0 {
+            let c = cellCoord(box, inv: frame.inv)
+            if c.cellCount >= World.oversizeCells && c.cellCount > 4096 {
+                for t in frame.n..<frame.boxes.count {
+                    let j = Int(frame.bodyIndex[t])
+                    if frame.flags[j] & BodyStore.binnedBit != 0 && box.overlaps(frame.boxes[t]) && frame.matrix[row + Int(frame.classOf[j])] {
                         list.append(World.pairKey(i, j))
                     }
-                    let c = cellCoord(f, inv: inv)
-                    if c.cellCount >= oversizeLimit {
-                        for t in 0..<n { consider(t, into: &fresh) }
-                    } else {
-                        grid.ends.withUnsafeBufferPointer { ends in
-                        grid.slots.withUnsafeBufferPointer { slots in
-                        grid.movedFlag.withUnsafeBufferPointer { moved in
-                            for y in c.y0...c.y1 {
-                                let by = Int(UInt16(truncatingIfNeeded: y) &- grid.y0)
-                                guard by < grid.height else { continue }
-                                for x in c.x0...c.x1 {
-                                    let bx = Int(UInt16(truncatingIfNeeded: x) &- grid.x0)
-                                    guard bx < grid.width else { continue }
-                                    let b = by * grid.width + bx
-                                    let cell = cellKey(x, y)
-                                    for e in Int(b == 0 ? 0 : ends[b - 1])..<Int(ends[b]) {
-                                        let t = Int(slots[e])
-                                        guard !moved[t] else { continue }
-                                        let g = fat[t]
-                                        guard f.overlaps(g), World.cornerCellKey(f, g, inv: inv) == cell else { continue }
-                                        let j = Int(bodyIndex[t])
-                                        guard matrix[row + Int(classOf[j])] else { continue }
-                                        fresh.append(World.pairKey(i, j))
-                                    }
-                                }
+                }
+            } else {
+                queryStaticGrid(box: box, coord: c, body: i, inv: frame.inv, classOf: frame.classOf, boxes: frame.boxes,
+                                slotOf: frame.slotOf, into: &list)
+            }
+        }
+        for so in broadphase.staticGrid.oversize {
+            let j = Int(so)
+            guard box.overlaps(frame.boxes[Int(frame.slotOf[j])]), frame.matrix[row + Int(frame.classOf[j])] else { continue }
+            list.append(World.pairKey(i, j))
+        }
+    }
+
+    /// The bodies that left their fat boxes since the last full search, counted first (and only up to the limit),
+    /// so that a step in which many move searches in full at once. Returns whether to search in full; otherwise each
+    /// mover gets a fresh fat box and its slot is listed in `fresh`.
+    @inline(__always)
+    func markMovers(_ frame: SweptFrame, grid: inout FatGrid, fresh: inout [UInt64]) -> Bool {
+        let fat = broadphase.fatBoxes, n = frame.n
+        var movers = 0, newlyMoved = 0
+        grid.movedFlag.withUnsafeBufferPointer { moved in
+            for s in 0..<n where frame.isActive(s) && frame.left(s, fat[s]) {
+                movers += 1
+                if !moved[s] { newlyMoved += 1 }
+                if movers > frame.movedLimit { break }
+            }
+        }
+        if grid.moved.count + newlyMoved > frame.movedLimit { return true }
+        if movers > 0 {
+            for s in 0..<n where frame.isActive(s) && frame.left(s, fat[s]) {
+                fat[s] = frame.fatBox(s)
+                if !grid.movedFlag[s] { grid.movedFlag[s] = true; grid.moved.append(Int32(s)) }
+                fresh.append(UInt64(s))   // this step's movers, for now
+            }
+        }
+        return false
+    }
+
+    /// A full search. In a scene calm for some steps (whose cells span a small rectangle) it lists the candidates,
+    /// every pair whose fat boxes overlap, and keeps the grid for the steps after; returns false otherwise, having
+    /// listed none.
+    @inline(__always)
+    func searchInFull(_ frame: SweptFrame, grid: inout FatGrid, candidates: inout [UInt64]) -> Bool {
+        let n = frame.n
+        broadphase.fullSearchCount += 1
+        grid.valid = false
+        candidates.removeAll(keepingCapacity: true)
+        var kept = false
+        if broadphase.incremental && grid.calmSteps > World.calmStepsToKeep {
+            broadphase.fatBoxes.reserve(n, count: 0)
+            let fat = broadphase.fatBoxes
+            for s in 0..<n { fat[s] = frame.isActive(s) ? frame.fatBox(s) : AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1)) }
+            kept = fullSearch(n: n, grid: &grid, candidates: &candidates, fat: fat)
+            if kept {
+                for s in 0..<n where frame.isActive(s) { staticPairs(s, fat[s], &candidates, frame) }
+                sortPairs(&candidates)
+                dropRepeats(&candidates)
+            }
+        }
+        guard kept else {
+            candidates.removeAll(keepingCapacity: true)
+            return false
+        }
+        grid.slotVersion = bodies.slotVersion; grid.version = broadphase.pairCacheVersion
+        grid.awakeCount = n; grid.count = bodies.count; grid.cellSize = broadphase.cellSize
+        grid.moved.removeAll(keepingCapacity: true)
+        grid.movedFlag.removeAll(keepingCapacity: true)
+        grid.movedFlag.append(contentsOf: repeatElement(false, count: n))
+        grid.valid = true
+        return true
+    }
+
+    /// The search of a scene that is not calm: the exact search of the swept boxes, then each pair's reach, for the
+    /// narrowphase. The pairs with static and sleeping bodies out of reach by their circles are dropped here. (The
+    /// unswept boxes are gone; they do not change a reach's distances, and the awake pairs are within reach.)
+    @inline(__always)
+    func exactPairs(_ frame: SweptFrame, pairs: inout [UInt64], reaches: inout [PairReach]) {
+        exactSearch(n: frame.n, pairs: &pairs, boxes: frame.boxes, tight: frame.tight, sweep: frame.sweep)
+        let sweep = frame.sweep, pos = frame.pos
+        let kept = pairs.withUnsafeMutableBufferPointer { pb -> Int in
+            var w = 0
+            frame.slotOf.withUnsafeBufferPointer { slotOf in
+                for r in 0..<pb.count {
+                    let pair = pb[r]
+                    let (sa, sb) = World.slots(of: pair, slotOf)
+                    let reach = World.reach(sa, sb, dt: sweep.dt, margin: sweep.margin, pos: pos, vel: sweep.vel,
+                                            angVel: sweep.angVel, ext: sweep.ext, grav: sweep.grav, tight: nil)
+                    if reach.apart { continue }
+                    pb[w] = pair; w += 1
+                    reaches.append(PairReach(spin: reach.spin, speculativeReach: reach.speculativeReach))
+                }
+            }
+            return w
+        }
+        pairs.removeLast(pairs.count - kept)
+    }
+
+    /// Each body that left its fat box against the cells of the full search (but the bodies that have moved since,
+    /// whose entries there are stale), the oversize bodies, every body moved since, and the static and sleeping
+    /// bodies; the new candidates are merged into `candidates`. `fresh` holds the movers' slots on entry.
+    @inline(__always)
+    func searchMovers(_ frame: SweptFrame, grid: inout FatGrid, candidates: inout [UInt64], fresh: inout [UInt64]) {
+        let fat = broadphase.fatBoxes, n = frame.n, inv = frame.inv
+        let movers = fresh.count
+        for k in 0..<movers {
+            let s = Int(fresh[k])
+            let f = fat[s]
+            let i = Int(frame.bodyIndex[s])
+            let row = Int(frame.classOf[i]) * frame.classes
+            @inline(__always) func consider(_ t: Int, into list: inout [UInt64]) {
+                guard t != s, frame.isActive(t), f.overlaps(fat[t]) else { return }
+                let j = Int(frame.bodyIndex[t])
+                guard frame.matrix[row + Int(frame.classOf[j])] else { return }
+                list.append(World.pairKey(i, j))
+            }
+            let c = cellCoord(f, inv: inv)
+            if c.cellCount >= World.oversizeCells {
+                for t in 0..<n { consider(t, into: &fresh) }
+            } else {
+                grid.ends.withUnsafeBufferPointer { ends in
+                grid.slots.withUnsafeBufferPointer { slots in
+                grid.movedFlag.withUnsafeBufferPointer { moved in
+                    for y in c.y0...c.y1 {
+                        let by = Int(UInt16(truncatingIfNeeded: y) &- grid.y0)
+                        guard by < grid.height else { continue }
+                        for x in c.x0...c.x1 {
+                            let bx = Int(UInt16(truncatingIfNeeded: x) &- grid.x0)
+                            guard bx < grid.width else { continue }
+                            let b = by * grid.width + bx
+                            let cell = cellKey(x, y)
+                            for e in Int(b == 0 ? 0 : ends[b - 1])..<Int(ends[b]) {
+                                let t = Int(slots[e])
+                                guard !moved[t] else { continue }
+                                let g = fat[t]
+                                guard f.overlaps(g), World.cornerCellKey(f, g, inv: inv) == cell else { continue }
+                                let j = Int(frame.bodyIndex[t])
+                                guard frame.matrix[row + Int(frame.classOf[j])] else { continue }
+                                fresh.append(World.pairKey(i, j))
                             }
                         }
-                        }
-                        }
-                        for t in grid.oversize where !grid.movedFlag[Int(t)] { consider(Int(t), into: &fresh) }
-                        for t in grid.moved { consider(Int(t), into: &fresh) }
-                    }
-                    staticPairs(s, f, &fresh)
-                }
-                // The movers' own entries (slots) lead the list; the rest are candidates, to be merged in.
-                fresh.removeFirst(movers)
-                if !fresh.isEmpty {
-                    sortPairs(&fresh)
-                    mergeCandidates(&candidates, fresh)
-                }
-            }
-
-            // The pairs, filtered from the candidates in order (so sorted and unique), with their reach; candidates
-            // whose fat boxes no longer overlap are dropped on the way (they are found again if either body's fat box
-            // comes back).
-            let kept = candidates.withUnsafeMutableBufferPointer { cb -> Int in
-                var w = 0
-                slotOf.withUnsafeBufferPointer { slotOf in
-                    for r in 0..<cb.count {
-                        let pair = cb[r]
-                        let (sa, sb) = World.slots(of: pair, slotOf)
-                        if sa < n && sb < n {
-                            guard fat[sa].overlaps(fat[sb]) else { continue }
-                            cb[w] = pair; w += 1
-                            guard boxes[sa].overlaps(boxes[sb]) else { continue }
-                        } else {
-                            let (s, t) = sa < n ? (sa, sb) : (sb, sa)
-                            guard fat[s].overlaps(boxes[t]) else { continue }
-                            cb[w] = pair; w += 1
-                            guard worldBox(s).overlaps(boxes[t]) else { continue }
-                        }
-                        let r = reach(sa, sb)
-                        if r.apart { continue }
-                        pairs.append(pair)
-                        reaches.append(PairReach(spin: r.spin, speculativeReach: r.speculativeReach))
                     }
                 }
-                return w
+                }
+                }
+                for t in grid.oversize where !grid.movedFlag[Int(t)] { consider(Int(t), into: &fresh) }
+                for t in grid.moved { consider(Int(t), into: &fresh) }
             }
-            candidates.removeLast(candidates.count - kept)
+            staticPairs(s, f, &fresh, frame)
         }
+        // The movers' own entries (slots) lead the list; the rest are candidates, to be merged in.
+        fresh.removeFirst(movers)
+        if !fresh.isEmpty {
+            sortPairs(&fresh)
+            mergeCandidates(&candidates, fresh)
+        }
+    }
+
+    /// The pairs, filtered from the candidates in order (so sorted and unique), with their reach; candidates whose
+    /// fat boxes no longer overlap are dropped on the way (they are found again if either body's fat box comes back).
+    @inline(__always)
+    func filterCandidates(_ frame: SweptFrame, candidates: inout [UInt64], pairs: inout [UInt64], reaches: inout [PairReach]) {
+        let fat = broadphase.fatBoxes, n = frame.n, boxes = frame.boxes
+        let kept = candidates.withUnsafeMutableBufferPointer { cb -> Int in
+            var w = 0
+            frame.slotOf.withUnsafeBufferPointer { slotOf in
+                for r in 0..<cb.count {
+                    let pair = cb[r]
+                    let (sa, sb) = World.slots(of: pair, slotOf)
+                    if sa < n && sb < n {
+                        guard fat[sa].overlaps(fat[sb]) else { continue }
+                        cb[w] = pair; w += 1
+                        guard boxes[sa].overlaps(boxes[sb]) else { continue }
+                    } else {
+                        let (s, t) = sa < n ? (sa, sb) : (sb, sa)
+                        guard fat[s].overlaps(boxes[t]) else { continue }
+                        cb[w] = pair; w += 1
+                        guard frame.worldBox(s).overlaps(boxes[t]) else { continue }
+                    }
+                    let r = frame.reach(sa, sb)
+                    if r.apart { continue }
+                    pairs.append(pair)
+                    reaches.append(PairReach(spin: r.spin, speculativeReach: r.speculativeReach))
+                }
+            }
+            return w
+        }
+        candidates.removeLast(candidates.count - kept)
     }
 
     /// What sweeping a tight box takes (`swept`).
