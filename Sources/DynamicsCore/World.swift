@@ -50,42 +50,42 @@ public final class World {
     /// The bodies: ids, slots, the awake range and the structure-of-arrays columns (Bodies/).
     @usableFromInline let bodies = BodyStore()
     /// The bodies' shapes and polygon runs (Shapes/).
-    @exclusivity(unchecked) @usableFromInline var shapeStore = ShapeStore()
+    @exclusivity(unchecked) var shapeStore = ShapeStore()
     /// The joints by id, each body's joint list, the awake joints (Joints/).
-    @exclusivity(unchecked) @usableFromInline var jointStore = JointStore()
+    @exclusivity(unchecked) var jointStore = JointStore()
     /// Which collision classes collide (Collision/).
-    @exclusivity(unchecked) @usableFromInline var collisionFilter = CollisionFilter()
+    @exclusivity(unchecked) var collisionFilter = CollisionFilter()
     /// Grids, candidate pairs and fat boxes (BroadPhase/).
-    @exclusivity(unchecked) @usableFromInline var broadphase = BroadPhaseState()
+    @exclusivity(unchecked) var broadphase = BroadPhaseState()
     /// The awake contacts and the narrowphase's reference poses (Collision/).
-    @exclusivity(unchecked) @usableFromInline var contactStore = ContactStore()
+    @exclusivity(unchecked) var contactStore = ContactStore()
     /// The continuous pass's scratch (Collision/World+Continuous.swift).
-    @exclusivity(unchecked) @usableFromInline var continuousPass = ContinuousScratch()
+    @exclusivity(unchecked) var continuousPass = ContinuousScratch()
     /// The step's contact constraints, wide and scalar (Solver/).
-    @exclusivity(unchecked) @usableFromInline var contactSolver = ContactSolverTables()
+    @exclusivity(unchecked) var contactSolver = ContactSolverTables()
     /// The step's rigid distance joints in wide batches (Solver/WideJoints.swift).
-    @exclusivity(unchecked) @usableFromInline var rodSolver = WideRodSolver()
+    @exclusivity(unchecked) var rodSolver = WideRodSolver()
     /// Sleeping islands and the union-find's scratch (Islands/).
-    @exclusivity(unchecked) @usableFromInline var islandStore = IslandStore()
+    @exclusivity(unchecked) var islandStore = IslandStore()
     /// Fields and their per-body results (Fields/).
-    @exclusivity(unchecked) @usableFromInline var fieldStore = FieldStore()
+    @exclusivity(unchecked) var fieldStore = FieldStore()
     /// Gravity, forces, damping and fields as the free-motion pass compiles them (Solver/World+FreeMotion.swift).
-    @exclusivity(unchecked) @usableFromInline var freeMotion = FreeMotionState()
+    @exclusivity(unchecked) var freeMotion = FreeMotionState()
     /// Scratch for polygons in world coordinates (A's vertices, A's normals, B's vertices, B's normals). Immutable
     /// pointers, so the narrowphase reaches them without exclusivity checks.
-    @usableFromInline let scratchPolygons = UnsafeMutablePointer<Vec2>.allocate(capacity: 4 * maxPolygonVertices)
+    let scratchPolygons = UnsafeMutablePointer<Vec2>.allocate(capacity: 4 * maxPolygonVertices)
 
     /// Some body has (or had) a constant force, a torque, linear damping: their columns are present (never
     /// cleared). Until then every body shares the undamped free-motion terms.
-    @usableFromInline var forceInUse: Bool { bodies.force.isPresent }
-    @usableFromInline var torqueInUse: Bool { bodies.torqueA.isPresent }
-    @usableFromInline var linearDampingInUse: Bool { bodies.linearDampingFactor.isPresent }
+    var forceInUse: Bool { bodies.force.isPresent }
+    var torqueInUse: Bool { bodies.torqueA.isPresent }
+    var linearDampingInUse: Bool { bodies.linearDampingFactor.isPresent }
 
     /// Warnings for the host (a custom field that returned a non-finite force), kept until `takeWarnings()`.
-    @exclusivity(unchecked) @usableFromInline var warnings: [String] = []
+    @exclusivity(unchecked) var warnings: [String] = []
     /// Changes whenever a body is created, destroyed or changes type (invalidates fields' `coversAll`).
-    @exclusivity(unchecked) @usableFromInline var bodySetVersion = 0
-    @exclusivity(unchecked) @usableFromInline var dynamicBodyCount = 0
+    @exclusivity(unchecked) var bodySetVersion = 0
+    @exclusivity(unchecked) var dynamicBodyCount = 0
 
     // MARK: - Events and the step's record
 
@@ -93,7 +93,7 @@ public final class World {
     @exclusivity(unchecked) public internal(set) var contactBeganEvents: [ContactBeganEvent] = []
     @exclusivity(unchecked) public internal(set) var contactEndedEvents: [ContactEndedEvent] = []
     /// Ended events of contacts removed between steps (a body destroyed), reported by the next step.
-    @exclusivity(unchecked) @usableFromInline var pendingEnded: [ContactEndedEvent] = []
+    @exclusivity(unchecked) var pendingEnded: [ContactEndedEvent] = []
     /// Bodies that fell asleep in the last step (their final state should be written back once).
     @exclusivity(unchecked) public internal(set) var bodiesFallenAsleep: [BodyID] = []
     /// Timings of the last step.

@@ -10,78 +10,77 @@
 /// run-time exclusivity check on each access costs 0.6–1.1% more instructions per step in rain, pyramid and joint
 /// grid scenes and 8–18% in field_swarm (callgrind, `Benchmarks/gate` with the attribute removed). Columns are
 /// never passed inout to code that reaches the same column, so the check has nothing to catch.
-@usableFromInline
-final class BodyStore {
+@usableFromInline final class BodyStore {
     // MARK: hot columns, by slot
-    @exclusivity(unchecked) @usableFromInline var position = Column<Vec2>()        // center of mass, world, points
-    @exclusivity(unchecked) @usableFromInline var rotation = Column<Rotation>()
-    @exclusivity(unchecked) @usableFromInline var velocity = Column<Vec2>()        // points/s
-    @exclusivity(unchecked) @usableFromInline var angularVelocity = Column<Float>() // rad/s
-    @exclusivity(unchecked) @usableFromInline var invMass = Column<Float>()
-    @exclusivity(unchecked) @usableFromInline var invInertia = Column<Float>()
-    @exclusivity(unchecked) @usableFromInline var gravity = Column<Vec2>()         // points/s²
-    @exclusivity(unchecked) @usableFromInline var force = LazyColumn<Vec2>(fill: .zero)           // constant force, mass·points/s²
+    @exclusivity(unchecked) var position = Column<Vec2>()        // center of mass, world, points
+    @exclusivity(unchecked) var rotation = Column<Rotation>()
+    @exclusivity(unchecked) var velocity = Column<Vec2>()        // points/s
+    @exclusivity(unchecked) var angularVelocity = Column<Float>() // rad/s
+    @exclusivity(unchecked) var invMass = Column<Float>()
+    @exclusivity(unchecked) var invInertia = Column<Float>()
+    @exclusivity(unchecked) var gravity = Column<Vec2>()         // points/s²
+    @exclusivity(unchecked) var force = LazyColumn<Vec2>(fill: .zero)           // constant force, mass·points/s²
     /// Torque of constant forces applied at body-local offsets: torque = c·torqueA − s·torqueB (see `World.setConstantForce`).
-    @exclusivity(unchecked) @usableFromInline var torqueA = LazyColumn<Float>(fill: 0)
-    @exclusivity(unchecked) @usableFromInline var torqueB = LazyColumn<Float>(fill: 0)
-    @exclusivity(unchecked) @usableFromInline var linearDampingFactor = LazyColumn<Float>(fill: 1)    // per substep, exp(−rate·h)
-    @exclusivity(unchecked) @usableFromInline var angularDampingFactor = LazyColumn<Float>(fill: 1)
+    @exclusivity(unchecked) var torqueA = LazyColumn<Float>(fill: 0)
+    @exclusivity(unchecked) var torqueB = LazyColumn<Float>(fill: 0)
+    @exclusivity(unchecked) var linearDampingFactor = LazyColumn<Float>(fill: 1)    // per substep, exp(−rate·h)
+    @exclusivity(unchecked) var angularDampingFactor = LazyColumn<Float>(fill: 1)
     /// The substeps of a body that nothing constrains, in closed form (see `World.updateDampingFactors`): after
     /// n substeps of h under a constant acceleration a, v ← decay·v + gain·a and x ← x + gain·v₀ + positionGain·a.
-    @exclusivity(unchecked) @usableFromInline var freeDecay = LazyColumn<Float>(fill: 1)
-    @exclusivity(unchecked) @usableFromInline var freeGain = LazyColumn<Float>(fill: 0)
-    @exclusivity(unchecked) @usableFromInline var freePositionGain = LazyColumn<Float>(fill: 0)
-    @exclusivity(unchecked) @usableFromInline var sleepTime = Column<Float>()
+    @exclusivity(unchecked) var freeDecay = LazyColumn<Float>(fill: 1)
+    @exclusivity(unchecked) var freeGain = LazyColumn<Float>(fill: 0)
+    @exclusivity(unchecked) var freePositionGain = LazyColumn<Float>(fill: 0)
+    @exclusivity(unchecked) var sleepTime = Column<Float>()
     /// Where the body was when its current rest window began (see World+Islands).
-    @exclusivity(unchecked) @usableFromInline var restAnchor = Column<Vec2>()
-    @exclusivity(unchecked) @usableFromInline var restAnchorRotation = Column<Rotation>()
-    @exclusivity(unchecked) @usableFromInline var extent = Column<Float>()          // largest distance of any shape point from the COM
-    @exclusivity(unchecked) @usableFromInline var bodyIndex = Column<Int32>()      // slot -> id index
+    @exclusivity(unchecked) var restAnchor = Column<Vec2>()
+    @exclusivity(unchecked) var restAnchorRotation = Column<Rotation>()
+    @exclusivity(unchecked) var extent = Column<Float>()          // largest distance of any shape point from the COM
+    @exclusivity(unchecked) var bodyIndex = Column<Int32>()      // slot -> id index
     /// Awake slots: the box swept by the last broadphase. Other slots: the box a static or sleeping body is binned
     /// with in the static grid (valid when `binned`).
-    @exclusivity(unchecked) @usableFromInline var box = Column<AABB>()
-    @exclusivity(unchecked) @usableFromInline var count = 0
-    @exclusivity(unchecked) @usableFromInline var awakeCount = 0
+    @exclusivity(unchecked) var box = Column<AABB>()
+    @usableFromInline @exclusivity(unchecked) var count = 0
+    @usableFromInline @exclusivity(unchecked) var awakeCount = 0
     /// Bumped whenever a slot is created, moved or removed, and (by the world) whenever a body's masses change or a
     /// body is placed by hand: what a joint record caches about its bodies (slots, inverse masses, a fixed side's
     /// pose) can only have changed when this did.
-    @usableFromInline var slotVersion: UInt64 = 0
+    var slotVersion: UInt64 = 0
 
     // MARK: cold columns, by id index
     /// The slot of each body id, or −1 for an id whose body was destroyed (or is being created): a live id is one
     /// with a slot.
-    @exclusivity(unchecked) @usableFromInline var slot: [Int32] = []
-    @exclusivity(unchecked) @usableFromInline var generation: [UInt32] = []
+    @exclusivity(unchecked) var slot: [Int32] = []
+    @usableFromInline @exclusivity(unchecked) var generation: [UInt32] = []
     /// Per body id, one byte: the type (bit 0: static), bit 1 set when the body may not turn, bit 2 set when it is
     /// binned in the static grid. Read through `type(_:)`, `allowsRotation(_:)` and `isBinned(_:)`.
-    @exclusivity(unchecked) @usableFromInline var flags: [UInt8] = []
-    @exclusivity(unchecked) @usableFromInline var shapeStart: [Int32] = []
+    @usableFromInline @exclusivity(unchecked) var flags: [UInt8] = []
+    @exclusivity(unchecked) var shapeStart: [Int32] = []
     /// At most 65535 (contact keys hold a shape's index in 16 bits).
-    @exclusivity(unchecked) @usableFromInline var shapeCount: [UInt16] = []
+    @exclusivity(unchecked) var shapeCount: [UInt16] = []
     /// The center of mass in the body-origin frame.
-    @exclusivity(unchecked) @usableFromInline var localCenter = LazyIDColumn<Vec2>(fill: .zero)
-    @exclusivity(unchecked) @usableFromInline var mass: [Float] = []
-    @exclusivity(unchecked) @usableFromInline var inertia: [Float] = []            // about the COM, before `allowsRotation`
+    @usableFromInline @exclusivity(unchecked) var localCenter = LazyIDColumn<Vec2>(fill: .zero)
+    @exclusivity(unchecked) var mass: [Float] = []
+    @exclusivity(unchecked) var inertia: [Float] = []            // about the COM, before `allowsRotation`
     /// Each body's surface material, an index into `materials` (−1 while it has none): bodies with the same
     /// restitution and friction share one entry, so a body holds 4 bytes for them instead of 8.
-    @exclusivity(unchecked) @usableFromInline var material: [Int32] = []
-    @exclusivity(unchecked) @usableFromInline var materials: [SurfaceMaterial] = []
+    @exclusivity(unchecked) var material: [Int32] = []
+    @exclusivity(unchecked) var materials: [SurfaceMaterial] = []
     /// Material by the bit patterns of its restitution and friction; only looked up, never iterated.
-    @exclusivity(unchecked) @usableFromInline var materialIndex: [UInt64: Int32] = [:]
-    @exclusivity(unchecked) @usableFromInline var freeMaterials: [Int32] = []
-    @exclusivity(unchecked) @usableFromInline var charge = LazyIDColumn<Float>(fill: 0)
+    @exclusivity(unchecked) var materialIndex: [UInt64: Int32] = [:]
+    @exclusivity(unchecked) var freeMaterials: [Int32] = []
+    @exclusivity(unchecked) var charge = LazyIDColumn<Float>(fill: 0)
     /// Damping rates (their per-slot terms are `linearDampingFactor` … and `angularDampingFactor`).
-    @exclusivity(unchecked) @usableFromInline var linearDamping = LazyIDColumn<Float>(fill: 0)
-    @exclusivity(unchecked) @usableFromInline var angularDamping = LazyIDColumn<Float>(fill: 0)
+    @exclusivity(unchecked) var linearDamping = LazyIDColumn<Float>(fill: 0)
+    @exclusivity(unchecked) var angularDamping = LazyIDColumn<Float>(fill: 0)
     /// Below the class count, at most 65536.
-    @exclusivity(unchecked) @usableFromInline var collisionClass: [UInt16] = []
-    @exclusivity(unchecked) @usableFromInline var userTag: [Int32] = []
+    @exclusivity(unchecked) var collisionClass: [UInt16] = []
+    @usableFromInline @exclusivity(unchecked) var userTag: [Int32] = []
     /// Index of the sleeping island holding the body, or -1.
-    @exclusivity(unchecked) @usableFromInline var sleepingIsland: [Int32] = []
+    @exclusivity(unchecked) var sleepingIsland: [Int32] = []
     /// The first of the joints attached to the body (an edge: joint index × 2, + 1 for its body B side), or −1;
     /// the world's `jointEdgeNext` links the rest, in the order they were attached. For waking and destruction.
-    @exclusivity(unchecked) @usableFromInline var jointHead = LazyIDColumn<Int32>(fill: -1)
-    @exclusivity(unchecked) @usableFromInline var freeIDs: [Int32] = []
+    @exclusivity(unchecked) var jointHead = LazyIDColumn<Int32>(fill: -1)
+    @exclusivity(unchecked) var freeIDs: [Int32] = []
 
     init() {}
 
@@ -95,7 +94,7 @@ final class BodyStore {
         box.free(count: count)
     }
 
-    @usableFromInline var idCapacity: Int { slot.count }
+    var idCapacity: Int { slot.count }
 
     // MARK: columns made present when first needed (see `LazyColumn`)
 
@@ -270,12 +269,11 @@ final class BodyStore {
 }
 
 /// A surface material shared by the bodies that have it (`BodyStore.material`).
-@usableFromInline
 struct SurfaceMaterial {
-    @usableFromInline var restitution: Float
-    @usableFromInline var friction: Float
+    var restitution: Float
+    var friction: Float
     /// How many bodies hold it.
-    @usableFromInline var uses: Int32
+    var uses: Int32
 
     /// The bit patterns of both values: bodies share an entry only with identical values.
     static func key(restitution: Float, friction: Float) -> UInt64 {

@@ -12,9 +12,8 @@
 //
 // The output is the list of body pairs (id index pairs, lower id first) sorted, so nothing depends on hash order.
 
-@usableFromInline
 struct GridCoord {
-    @usableFromInline var x0: Int32, y0: Int32, x1: Int32, y1: Int32
+    var x0: Int32, y0: Int32, x1: Int32, y1: Int32
     @inline(__always) var cellCount: Int { Int(x1 - x0 + 1) * Int(y1 - y0 + 1) }
 }
 
@@ -25,42 +24,40 @@ struct GridCoord {
 /// The incremental broadphase's record of its last full search (World+BroadPhase.swift): the awake bodies' fat
 /// boxes placed by cell over the rectangle of cells in use, what the search assumed of the world, and the bodies
 /// given fresh fat boxes since, whose cell entries are stale.
-@usableFromInline
 struct FatGrid {
     /// Whether the candidates and fat boxes hold for the world as it was when the search ran (`slotVersion`,
     /// `version`, the slot counts and the cell size still those of the world) and can be kept up incrementally.
-    @usableFromInline var valid = false
+    var valid = false
     /// How many steps in a row have been calm (few bodies fast).
-    @usableFromInline var calmSteps = 0
-    @usableFromInline var slotVersion: UInt64 = 0, version: UInt64 = 0
-    @usableFromInline var awakeCount = 0, count = 0
-    @usableFromInline var cellSize: Float = 0
+    var calmSteps = 0
+    var slotVersion: UInt64 = 0, version: UInt64 = 0
+    var awakeCount = 0, count = 0
+    var cellSize: Float = 0
     /// The rectangle of cells: its corner (cell coordinates modulo 2¹⁶) and size.
-    @usableFromInline var x0: UInt16 = 0, y0: UInt16 = 0, width = 0, height = 0
+    var x0: UInt16 = 0, y0: UInt16 = 0, width = 0, height = 0
     /// Per cell of the rectangle, row-major: where its run of slots in `slots` ends (the run starts where the
     /// previous cell's ends).
-    @usableFromInline var ends: [Int32] = []
-    @usableFromInline var slots: [UInt32] = []
+    var ends: [Int32] = []
+    var slots: [UInt32] = []
     /// Awake slots whose fat box covers too many cells to be placed in them.
-    @usableFromInline var oversize: [Int32] = []
+    var oversize: [Int32] = []
     /// Slots given fresh fat boxes since the search, and the same as a flag per slot.
-    @usableFromInline var moved: [Int32] = []
-    @usableFromInline var movedFlag: [Bool] = []
+    var moved: [Int32] = []
+    var movedFlag: [Bool] = []
 
     init() {}
 }
 
 /// A hash grid of static and sleeping bodies: open addressing from cell key to a singly linked list of entries.
-@usableFromInline
 struct StaticGrid {
-    @usableFromInline var keys: [UInt32] = []
-    @usableFromInline var heads: [Int32] = []       // -1 = empty slot
-    @usableFromInline var used = 0
-    @usableFromInline var entryBody: [Int32] = []
-    @usableFromInline var entryNext: [Int32] = []
-    @usableFromInline var freeEntry: Int32 = -1
+    var keys: [UInt32] = []
+    var heads: [Int32] = []       // -1 = empty slot
+    var used = 0
+    var entryBody: [Int32] = []
+    var entryNext: [Int32] = []
+    var freeEntry: Int32 = -1
     /// Bodies whose box covers too many cells: tested against every awake body instead.
-    @usableFromInline var oversize: [Int32] = []
+    var oversize: [Int32] = []
 
     init() { rehash(capacity: 16) }
 
@@ -151,42 +148,40 @@ struct StaticGrid {
 
 /// The broadphase's state and scratch (reused; the steady step allocates nothing): the grids, the pairs of this
 /// step and how far each can close, the kept candidates and the awake bodies' fat boxes.
-@usableFromInline
 struct BroadPhaseState {
-    @usableFromInline var cellSize: Float = 0
-    @usableFromInline var staticGrid = StaticGrid()
-    @usableFromInline var cellEntries: [UInt64] = []
-    @usableFromInline var pairs: [UInt64] = []
-    @usableFromInline var sortScratch: [UInt64] = []
-    @usableFromInline var sortCounts: [Int] = []
+    var cellSize: Float = 0
+    var staticGrid = StaticGrid()
+    var cellEntries: [UInt64] = []
+    var pairs: [UInt64] = []
+    var sortScratch: [UInt64] = []
+    var sortCounts: [Int] = []
     /// The counting sort's bucket counts (cells in use, or body ids).
-    @usableFromInline var bucketCounts: [Int32] = []
-    @usableFromInline var awakeOversize: [Int32] = []
+    var bucketCounts: [Int32] = []
+    var awakeOversize: [Int32] = []
     /// The broadphase's kept candidates (World+BroadPhase.swift): each awake body's fat box, by slot (its boxes
     /// swept in the awake bodies' common frame and in the world, grown by a margin), the candidate pairs, sorted
     /// (every pair whose fat boxes overlap), the cells of the last full search and the bodies given new fat boxes
     /// since.
-    @usableFromInline var fatBoxes = Column<AABB>()
-    @usableFromInline var candidates: [UInt64] = []
-    @usableFromInline var freshCandidates: [UInt64] = []
+    var fatBoxes = Column<AABB>()
+    var candidates: [UInt64] = []
+    var freshCandidates: [UInt64] = []
     /// Per pair of `pairs`, how far it can close this step (`World.reach`), for the narrowphase.
-    @usableFromInline var pairReach: [PairReach] = []
-    @usableFromInline var fatGrid = FatGrid()
+    var pairReach: [PairReach] = []
+    var fatGrid = FatGrid()
     /// Bumped by whatever changes which pairs the candidates must hold besides the bodies' motion: the static grid
     /// (a body binned or unbinned), the collision classes and matrix, the settings. (Slots moving, bodies created or
     /// removed, masses set and bodies placed by hand bump `bodies.slotVersion`.)
-    @usableFromInline var pairCacheVersion: UInt64 = 0
+    var pairCacheVersion: UInt64 = 0
     /// False: every step searches the grid in full (what the incremental broadphase is tested against).
-    @usableFromInline var incremental = true
+    var incremental = true
     /// How many steps have searched the grid in full (the others kept up the candidates of an earlier search).
-    @usableFromInline var fullSearchCount = 0
+    var fullSearchCount = 0
 
-    @usableFromInline init() {}
+    init() {}
 }
 
 /// How far a pair of bodies can close this step (`World.reach`): the speculative distance and its spin part.
-@usableFromInline
 struct PairReach {
-    @usableFromInline var spin: Float
-    @usableFromInline var speculativeReach: Float
+    var spin: Float
+    var speculativeReach: Float
 }

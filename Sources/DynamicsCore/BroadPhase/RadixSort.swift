@@ -1,6 +1,5 @@
 /// Sorts 64-bit keys in place with an LSD radix sort (8-bit digits), skipping digits on which all keys agree.
 /// Stable and deterministic; `scratch` is reused between calls so a steady-state step allocates nothing.
-@usableFromInline
 func radixSort(_ keys: inout [UInt64], scratch: inout [UInt64], counts: inout [Int]) {
     let n = keys.count
     if n < 128 {

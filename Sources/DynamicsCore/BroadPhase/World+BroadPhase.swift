@@ -3,7 +3,7 @@ import DynamicsSIMD
 extension World {
     /// A box covering this many cells or more is "oversize": it is tested against every candidate instead of
     /// being binned, so one large item among many small ones does not flood the grid.
-    @usableFromInline static var oversizeCells: Int { 64 }
+    static var oversizeCells: Int { 64 }
 
     /// The key of the cell holding the lower corner of two overlapping boxes' overlap: the one cell of the many
     /// they may share from which their pair is listed.
@@ -19,10 +19,10 @@ extension World {
     }
 
     /// The margin by which a fat box exceeds the swept boxes it was made from, as a fraction of the cell size.
-    @usableFromInline static var fatMarginFraction: Float { 1.0 / 32 }
+    static var fatMarginFraction: Float { 1.0 / 32 }
     /// How many steps in a row a scene must have been calm (nearly every body slower than the fat margin allows)
     /// before a full search keeps its candidates for the steps after.
-    @usableFromInline static var calmStepsToKeep: Int { 2 }
+    static var calmStepsToKeep: Int { 2 }
 
     /// Stage 3a: the pairs the narrowphase visits. Fills `pairs` with sorted, unique (lower id << 32 | higher id)
     /// keys, and `pairReach` with how far each can close this step: two awake bodies whose boxes swept in their

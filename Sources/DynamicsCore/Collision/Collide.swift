@@ -7,11 +7,10 @@
 // pair's speed here, see `World.narrowphase`).
 
 /// A polygon (or segment) in world coordinates, in caller-owned buffers.
-@usableFromInline
 struct WorldPolygon {
-    @usableFromInline var vertices: UnsafeMutablePointer<Vec2>
-    @usableFromInline var normals: UnsafeMutablePointer<Vec2>
-    @usableFromInline var count: Int
+    var vertices: UnsafeMutablePointer<Vec2>
+    var normals: UnsafeMutablePointer<Vec2>
+    var count: Int
 }
 
 /// For each edge of `p`, the smallest signed distance of `q`'s vertices to it; returns the edge with the largest.
@@ -110,7 +109,6 @@ extension WorldPolygon: ConvexOutline {
 }
 
 /// Polygon–polygon (and segment) manifold by the separating axis test and reference-face clipping.
-@usableFromInline
 func collidePolygons(_ a: WorldPolygon, _ b: WorldPolygon, speculativeReach: Float, linearSlop: Float) -> Manifold {
     collideOutlines(a, b, speculativeReach: speculativeReach, linearSlop: linearSlop)
 }
@@ -182,7 +180,6 @@ func clipIncidentEdge(_ incident1: Vec2, _ incident2: Vec2, ids: (UInt32, UInt32
 }
 
 /// Polygon (A) against circle (B).
-@usableFromInline
 func collidePolygonCircle(_ a: WorldPolygon, center c: Vec2, radius r: Float, speculativeReach: Float) -> Manifold {
     var m = Manifold()
     var best = -Float.greatestFiniteMagnitude
@@ -228,7 +225,6 @@ func collidePolygonCircle(_ a: WorldPolygon, center c: Vec2, radius r: Float, sp
 }
 
 /// Circle (A) against circle (B).
-@usableFromInline
 func collideCircles(centerA: Vec2, radiusA: Float, centerB: Vec2, radiusB: Float, speculativeReach: Float) -> Manifold {
     var m = Manifold()
     let d = centerB - centerA
@@ -248,9 +244,8 @@ func collideCircles(centerA: Vec2, radiusA: Float, centerB: Vec2, radiusB: Float
 /// A polygon of four vertices in world coordinates, in four lanes: the vertices' x and y and the edge normals' x and
 /// y (edge i runs from vertex i to vertex i + 1). Boxes, the common case, meet each other through `collideQuads`
 /// without writing their world polygons to memory.
-@usableFromInline
 struct WorldQuad {
-    @usableFromInline var x: SIMD4<Float>, y: SIMD4<Float>, nx: SIMD4<Float>, ny: SIMD4<Float>
+    var x: SIMD4<Float>, y: SIMD4<Float>, nx: SIMD4<Float>, ny: SIMD4<Float>
 
     @inline(__always) init(x: SIMD4<Float>, y: SIMD4<Float>, nx: SIMD4<Float>, ny: SIMD4<Float>) {
         self.x = x; self.y = y; self.nx = nx; self.ny = ny

@@ -3,20 +3,19 @@ import DynamicsSIMD
 /// A persistent contact between two shapes of two bodies; keyed by (bodies, shapes) so the contact list can be
 /// kept sorted and merged with the new pairs each step, which gives warm starting and began/ended events without
 /// a hash map.
-@usableFromInline
 struct Contact {
     // In this order the record is 112 bytes: the flag and the reach sit in the manifold's tail, after its one-byte
     // count.
-    @usableFromInline var bodyPair: UInt64      // bodyA << 32 | bodyB (id indices, A < B)
-    @usableFromInline var manifold: Manifold
-    @usableFromInline var touching: Bool
+    var bodyPair: UInt64      // bodyA << 32 | bodyB (id indices, A < B)
+    var manifold: Manifold
+    var touching: Bool
     /// The reach the manifold was computed with, in steps of `World.reachUnit` beyond the speculative distance
     /// (`World.noReach`: a reach too long to step), so that the next step may reuse it while neither body leaves
     /// its reference and the pair needs no longer reach (World+Narrowphase.swift).
-    @usableFromInline var reach: UInt8
-    @usableFromInline var shapePair: UInt32      // local shape A << 16 | local shape B
-    @usableFromInline var friction: Float
-    @usableFromInline var restitution: Float
+    var reach: UInt8
+    var shapePair: UInt32      // local shape A << 16 | local shape B
+    var friction: Float
+    var restitution: Float
 
     @inline(__always) init(bodyPair: UInt64, shapePair: UInt32, manifold: Manifold, friction: Float, restitution: Float,
                            touching: Bool, reach: UInt8 = World.noReach) {
@@ -33,28 +32,27 @@ struct Contact {
 
 /// The awake contacts, sorted by body pair and shape pair, last step's list that the narrowphase merges them
 /// with, and the reference poses whose manifolds the narrowphase may reuse.
-@usableFromInline
 struct ContactStore {
-    @usableFromInline var contacts: [Contact] = []
+    var contacts: [Contact] = []
     /// Last step's contacts, as the narrowphase reads them while it rebuilds `contacts` into this buffer's twin: the
     /// two swap every step (scratch kept between steps).
-    @usableFromInline var history: [Contact] = []
+    var history: [Contact] = []
     /// The narrowphase's reference pose of each awake body, (x, y, cos, sin) by slot, and whether the body took its
     /// present pose as reference this step (1) or kept it (0); kept in calm scenes only, as the broadphase's fat
     /// boxes are (elsewhere a body's reference is its present pose). Manifolds are computed at the reference poses and
     /// reused while neither body of a pair leaves its reference by more than `manifoldTolerance` (see
     /// World+Narrowphase.swift). `referenceState`: the versions and awake count the references were kept under;
     /// when any changes, every body takes its pose as reference again and no manifold is reused.
-    @usableFromInline var referencePose = Column<SIMD4<Float>>()
-    @usableFromInline var referenceMoved = Column<UInt8>()
-    @usableFromInline var referenceState: (slots: UInt64, pairs: UInt64, awake: Int, valid: Bool) = (0, 0, 0, false)
+    var referencePose = Column<SIMD4<Float>>()
+    var referenceMoved = Column<UInt8>()
+    var referenceState: (slots: UInt64, pairs: UInt64, awake: Int, valid: Bool) = (0, 0, 0, false)
     /// Tests turn reuse off to check that a reused manifold is the one computing it again gives, to the bit.
-    @usableFromInline var manifoldReuse = true
+    var manifoldReuse = true
     /// How many of the last narrowphase's manifolds were last step's, reused.
-    @usableFromInline var reusedManifoldCount = 0
-    @usableFromInline var needsSort = false
+    var reusedManifoldCount = 0
+    var needsSort = false
 
-    @usableFromInline init() {}
+    init() {}
 }
 
 extension World {

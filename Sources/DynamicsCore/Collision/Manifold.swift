@@ -10,13 +10,13 @@ public struct ManifoldPoint: Sendable {
     /// Accumulated impulses (mass·points/s), kept across steps for warm starting.
     public var normalImpulse: Float = 0
     public var tangentImpulse: Float = 0
-    @usableFromInline var maxNormalImpulse: Float = 0
-    @usableFromInline var relativeVelocity: Float = 0
+    var maxNormalImpulse: Float = 0
+    var relativeVelocity: Float = 0
     /// Feature key: matches points of consecutive steps.
-    @usableFromInline var id: UInt32 = 0
+    var id: UInt32 = 0
     /// The separation at the bodies' reference poses, where the narrowphase computed the point (`separation` is
     /// carried from there to their present poses).
-    @usableFromInline var referenceSeparation: Float = 0
+    var referenceSeparation: Float = 0
 
     /// The point relative to a body's center of mass at `center` (its anchor). The narrowphase and the solver's
     /// preparation both take it from here, with the same positions, so they agree to the bit.
@@ -36,7 +36,7 @@ public struct Manifold: Sendable {
     public var points: (ManifoldPoint, ManifoldPoint) = (ManifoldPoint(), ManifoldPoint())
     /// 0, 1 or 2, in one byte: a contact record fills 112 bytes, not 120 (World's `Contact` puts its flag and its
     /// reach in the manifold's tail).
-    @usableFromInline var storedPointCount: UInt8 = 0
+    var storedPointCount: UInt8 = 0
 
     /// The number of points in use: 0, 1 or 2.
     public var pointCount: Int {

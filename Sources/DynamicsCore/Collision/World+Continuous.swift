@@ -290,15 +290,14 @@ struct LineSpan {
 }
 
 /// The continuous pass's scratch.
-@usableFromInline
 struct ContinuousScratch {
     /// The continuous pass's scratch (World+Continuous.swift): per awake slot (the first `continuousCount`), its
     /// position at the step's start and where its start velocity would take it (x, y, predicted x, predicted y;
     /// infinite for a body near a static one); the slots to test; the static bodies near one path.
-    @usableFromInline var start: [SIMD4<Float>] = []
-    @usableFromInline var count = 0
-    @usableFromInline var tested: [Int32] = []
-    @usableFromInline var near: [UInt64] = []
+    var start: [SIMD4<Float>] = []
+    var count = 0
+    var tested: [Int32] = []
+    var near: [UInt64] = []
 
-    @usableFromInline init() {}
+    init() {}
 }

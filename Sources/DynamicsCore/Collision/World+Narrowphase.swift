@@ -88,7 +88,7 @@ extension World {
     /// A manifold's reach beyond the speculative distance is rounded up to whole steps of half the linear slop
     /// (`Contact.reach`), so that a pair whose closing speed wavers keeps the reach it was computed with.
     @inline(__always) static func reachUnit(linearSlop: Float) -> Float { 0.5 * linearSlop }
-    @usableFromInline static let noReach: UInt8 = .max
+    static let noReach: UInt8 = .max
 
     /// Keeps each awake body's reference pose (`referencePose`): a body that has moved or turned more than
     /// `manifoldTolerance` from it, or every body when the slots, the world's pair rules or the awake count have

@@ -4,12 +4,11 @@
 /// body columns' scoped handle (`BodyStore.withColumns`, which hands a pass all of them as local pointers, keeping
 /// class-property access and exclusivity checks out of its loops) and this file's accessors (`buffer(count:)`,
 /// `rawBytes` for the C kernels, the subscript). The subscript asserts its bounds in debug builds.
-@usableFromInline
 struct Column<Element> {
-    @usableFromInline var base: UnsafeMutablePointer<Element>
-    @usableFromInline var capacity: Int
+    var base: UnsafeMutablePointer<Element>
+    var capacity: Int
 
-    @usableFromInline init() {
+    init() {
         base = UnsafeMutablePointer<Element>.allocate(capacity: 1)
         capacity = 0
     }
@@ -18,21 +17,21 @@ struct Column<Element> {
     ///
     /// The capacity is a multiple of 4 and the spare capacity is zero bytes (columns hold plain numbers), so a
     /// 4-wide kernel may read a partial last group of four without leaving the buffer or reading garbage.
-    @usableFromInline mutating func reserve(_ minimum: Int, count: Int) {
+    mutating func reserve(_ minimum: Int, count: Int) {
         guard minimum > capacity else { return }
         reallocate(to: Swift.max(minimum, capacity * 2, 16), count: count)
     }
 
     /// Grows to exactly `minimum` elements (rounded up to a multiple of 4), keeping the first `count`: for a
     /// caller that knows how many it will add (a bulk creation), so no doubling slack is left.
-    @usableFromInline mutating func reserveExactly(_ minimum: Int, count: Int) {
+    mutating func reserveExactly(_ minimum: Int, count: Int) {
         guard minimum > capacity else { return }
         reallocate(to: minimum, count: count)
     }
 
     /// Moves the first `count` elements into a buffer of `minimum` rounded up to a multiple of 4, spare capacity
     /// zeroed.
-    @usableFromInline mutating func reallocate(to minimum: Int, count: Int) {
+    mutating func reallocate(to minimum: Int, count: Int) {
         let newCapacity = (minimum + 3) & ~3
         let fresh = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         fresh.moveInitialize(from: base, count: count)
@@ -43,49 +42,49 @@ struct Column<Element> {
         capacity = newCapacity
     }
 
-    @usableFromInline func free(count: Int) {
+    func free(count: Int) {
         base.deinitialize(count: count)
         base.deallocate()
     }
 
     /// The first `count` elements, read-only (`count` at most the capacity).
-    @inline(__always) @usableFromInline func buffer(count: Int) -> UnsafeBufferPointer<Element> {
+    @inline(__always) func buffer(count: Int) -> UnsafeBufferPointer<Element> {
         assert(count >= 0 && count <= capacity)
         return UnsafeBufferPointer(start: base, count: count)
     }
 
     /// The buffer's bytes, for a C kernel that takes the column as raw memory (the packed solver state).
-    @usableFromInline var rawBytes: UnsafeMutableRawPointer { @inline(__always) get { UnsafeMutableRawPointer(base) } }
+    var rawBytes: UnsafeMutableRawPointer { @inline(__always) get { UnsafeMutableRawPointer(base) } }
 
     /// Deinitializes the first `count` elements, keeping the buffer.
-    @usableFromInline func deinitialize(count: Int) { base.deinitialize(count: count) }
+    func deinitialize(count: Int) { base.deinitialize(count: count) }
 
-    @usableFromInline subscript(i: Int) -> Element {
+    subscript(i: Int) -> Element {
         @inline(__always) get { assert(i >= 0 && i < capacity); return base[i] }
         @inline(__always) nonmutating set { assert(i >= 0 && i < capacity); base[i] = newValue }
     }
 
     /// Appends at index `count` (the caller keeps the count).
-    @usableFromInline mutating func append(_ value: Element, count: Int) {
+    mutating func append(_ value: Element, count: Int) {
         reserve(count + 1, count: count)
         (base + count).initialize(to: value)
     }
 
     /// Moves element `last` into `i` (swap-remove); the caller decrements its count.
-    @usableFromInline func removeBySwap(_ i: Int, last: Int) {
+    func removeBySwap(_ i: Int, last: Int) {
         if i != last { base[i] = base[last] }
         (base + last).deinitialize(count: 1)
     }
 
     /// Gives the buffer back (a column of plain numbers with nothing in use): capacity 0, as a new column.
-    @usableFromInline mutating func release() {
+    mutating func release() {
         guard capacity > 0 else { return }
         base.deallocate()
         base = UnsafeMutablePointer<Element>.allocate(capacity: 1)
         capacity = 0
     }
 
-    @usableFromInline func swapAt(_ i: Int, _ j: Int) {
+    func swapAt(_ i: Int, _ j: Int) {
         if i != j { swap(&base[i], &base[j]) }
     }
 }
@@ -93,48 +92,47 @@ struct Column<Element> {
 /// A column whose every slot holds `fill` until some slot is given another value. Until then it has no buffer,
 /// and the kernels leave its term out: a scene with no pushes or resistance pays neither memory nor loads for them.
 /// Once present it stays present.
-@usableFromInline
 struct LazyColumn<Element> {
-    @usableFromInline var column = Column<Element>()
-    @usableFromInline var isPresent = false
-    @usableFromInline let fill: Element
+    var column = Column<Element>()
+    var isPresent = false
+    let fill: Element
 
-    @usableFromInline init(fill: Element) { self.fill = fill }
+    init(fill: Element) { self.fill = fill }
 
     /// The buffer, or nil while every slot holds `fill`.
-    @usableFromInline var base: UnsafeMutablePointer<Element>? { isPresent ? column.base : nil }
+    var base: UnsafeMutablePointer<Element>? { isPresent ? column.base : nil }
 
-    @usableFromInline subscript(i: Int) -> Element {
+    subscript(i: Int) -> Element {
         @inline(__always) get { isPresent ? column[i] : fill }
         @inline(__always) nonmutating set { precondition(isPresent, "a lazy column is written before it is present"); column[i] = newValue }
     }
 
     /// Gives the column a buffer of `capacity` (at least `count`), every one of the `count` slots holding `fill`.
-    @usableFromInline mutating func materialize(count: Int, capacity: Int) {
+    mutating func materialize(count: Int, capacity: Int) {
         guard !isPresent else { return }
         column.reallocate(to: Swift.max(capacity, count), count: 0)
         column.base.initialize(repeating: fill, count: count)
         isPresent = true
     }
 
-    @usableFromInline mutating func reserveExactly(_ minimum: Int, count: Int) {
+    mutating func reserveExactly(_ minimum: Int, count: Int) {
         if isPresent { column.reserveExactly(minimum, count: count) }
     }
 
     /// Appends `fill` at index `count` (the caller keeps the count).
-    @usableFromInline mutating func append(count: Int) {
+    mutating func append(count: Int) {
         if isPresent { column.append(fill, count: count) }
     }
 
-    @usableFromInline func swapAt(_ i: Int, _ j: Int) {
+    func swapAt(_ i: Int, _ j: Int) {
         if isPresent { column.swapAt(i, j) }
     }
 
-    @usableFromInline func removeBySwap(_ i: Int, last: Int) {
+    func removeBySwap(_ i: Int, last: Int) {
         if isPresent { column.removeBySwap(i, last: last) }
     }
 
-    @usableFromInline func free(count: Int) {
+    func free(count: Int) {
         column.free(count: isPresent ? count : 0)
     }
 }
@@ -143,20 +141,19 @@ struct LazyColumn<Element> {
 /// the array operations the step uses. Earlier in the step, before the table is rebuilt, its buffer is lent to the
 /// broadphase as raw scratch memory (`borrowBytes`), so the two passes' temporaries share one allocation: a Box2D
 /// style step arena in two tables. Elements are plain values (no references).
-@usableFromInline
 struct StepTable<Element>: RandomAccessCollection {
-    @usableFromInline var storage = Column<Element>()
-    @usableFromInline private(set) var count = 0
+    var storage = Column<Element>()
+    private(set) var count = 0
     /// The buffer is bound to another type by `borrowBytes` and must be bound back before it is used as elements.
-    @usableFromInline var lent = false
+    var lent = false
 
-    @usableFromInline init() {}
+    init() {}
 
-    @usableFromInline var startIndex: Int { 0 }
-    @usableFromInline var endIndex: Int { count }
-    @usableFromInline var capacity: Int { storage.capacity }
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+    var capacity: Int { storage.capacity }
 
-    @usableFromInline subscript(i: Int) -> Element {
+    subscript(i: Int) -> Element {
         @inline(__always) get { precondition(i >= 0 && i < count, "step table index out of range"); return storage.base[i] }
     }
 
@@ -167,19 +164,19 @@ struct StepTable<Element>: RandomAccessCollection {
         }
     }
 
-    @usableFromInline mutating func removeAll(keepingCapacity: Bool) {
+    mutating func removeAll(keepingCapacity: Bool) {
         reclaim()
         count = 0
         if !keepingCapacity { storage.release() }
     }
 
     /// Room for `n` elements in all, exactly (rounded up to a multiple of 4).
-    @usableFromInline mutating func reserveCapacity(_ n: Int) {
+    mutating func reserveCapacity(_ n: Int) {
         reclaim()
         storage.reserveExactly(n, count: count)
     }
 
-    @usableFromInline mutating func append(_ element: Element) {
+    mutating func append(_ element: Element) {
         reclaim()
         storage.append(element, count: count)
         count += 1
@@ -187,7 +184,7 @@ struct StepTable<Element>: RandomAccessCollection {
 
     /// Makes room for `n` more elements and counts them in; returns the first one's address. The caller
     /// initializes all `n` before anything reads them (the element types are plain values).
-    @usableFromInline mutating func extend(by n: Int) -> UnsafeMutablePointer<Element> {
+    mutating func extend(by n: Int) -> UnsafeMutablePointer<Element> {
         reclaim()
         storage.reserve(count + n, count: count)
         let first = storage.base + count
@@ -195,17 +192,17 @@ struct StepTable<Element>: RandomAccessCollection {
         return first
     }
 
-    @usableFromInline func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<Element>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: storage.base, count: count))
     }
 
-    @usableFromInline func withUnsafeMutableBufferPointer<R>(_ body: (UnsafeMutableBufferPointer<Element>) throws -> R) rethrows -> R {
+    func withUnsafeMutableBufferPointer<R>(_ body: (UnsafeMutableBufferPointer<Element>) throws -> R) rethrows -> R {
         try body(UnsafeMutableBufferPointer(start: storage.base, count: count))
     }
 
     /// Empties the table and lends its buffer, grown to hold at least `bytes` (aligned for any element of 16 bytes
     /// or less), until the table is next filled; the caller binds the memory to its own type.
-    @usableFromInline mutating func borrowBytes(_ bytes: Int) -> UnsafeMutableRawPointer {
+    mutating func borrowBytes(_ bytes: Int) -> UnsafeMutableRawPointer {
         reclaim()
         count = 0
         let stride = MemoryLayout<Element>.stride
@@ -220,34 +217,33 @@ struct StepTable<Element>: RandomAccessCollection {
     }
 
     /// Gives the buffer back (capacity 0).
-    @usableFromInline mutating func release() {
+    mutating func release() {
         reclaim()
         count = 0
         storage.release()
     }
 
-    @usableFromInline func free() { storage.free(count: 0) }
+    func free() { storage.free(count: 0) }
 }
 
 /// A column by body id whose every id holds `fill` until some id is given another value (to the bit): until then it
 /// has no storage, and reads give `fill`. `LazyColumn` is the same for the columns by slot. Elements are plain
 /// values without padding (they are compared as bytes).
-@usableFromInline
-struct LazyIDColumn<Element> {
-    @usableFromInline private(set) var values: [Element] = []
-    @usableFromInline let fill: Element
+@usableFromInline struct LazyIDColumn<Element> {
+    private(set) var values: [Element] = []
+    let fill: Element
 
-    @usableFromInline init(fill: Element) { self.fill = fill }
+    init(fill: Element) { self.fill = fill }
 
     /// No id holds anything but `fill` yet: the column has no storage.
-    @usableFromInline var isEmpty: Bool { values.isEmpty }
+    var isEmpty: Bool { values.isEmpty }
 
-    @usableFromInline subscript(i: Int) -> Element {
+    subscript(i: Int) -> Element {
         @inline(__always) get { values.isEmpty ? fill : values[i] }
     }
 
     /// Gives id `i` the value; the first value other than `fill` makes the column, `fill` for all `ids` ids.
-    @usableFromInline mutating func set(_ i: Int, _ value: Element, ids: Int) {
+    mutating func set(_ i: Int, _ value: Element, ids: Int) {
         if values.isEmpty {
             let isFill = withUnsafeBytes(of: value) { v in withUnsafeBytes(of: fill) { f in v.elementsEqual(f) } }
             if isFill { return }
@@ -257,11 +253,11 @@ struct LazyIDColumn<Element> {
     }
 
     /// A new id (holding `fill`).
-    @usableFromInline mutating func appendID() {
+    mutating func appendID() {
         if !values.isEmpty { values.append(fill) }
     }
 
-    @usableFromInline mutating func reserveCapacity(_ ids: Int) {
+    mutating func reserveCapacity(_ ids: Int) {
         if !values.isEmpty { values.reserveCapacity(ids) }
     }
 

@@ -121,7 +121,7 @@ public struct AABB: Equatable, Sendable {
 
 // Transcendental functions come from the platform C library (not Foundation). They are evaluated in Double so
 // the results do not depend on a float libm's accuracy; these wrappers keep call sites short.
-@usableFromInline @inline(__always) func _sin(_ x: Float) -> Float { Float(sin(Double(x))) }
-@usableFromInline @inline(__always) func _cos(_ x: Float) -> Float { Float(cos(Double(x))) }
-@usableFromInline @inline(__always) func _atan2(_ y: Float, _ x: Float) -> Float { Float(atan2(Double(y), Double(x))) }
-@usableFromInline @inline(__always) func _exp(_ x: Float) -> Float { Float(exp(Double(x))) }
+@inline(__always) @usableFromInline func _sin(_ x: Float) -> Float { Float(sin(Double(x))) }
+@inline(__always) @usableFromInline func _cos(_ x: Float) -> Float { Float(cos(Double(x))) }
+@inline(__always) @usableFromInline func _atan2(_ y: Float, _ x: Float) -> Float { Float(atan2(Double(y), Double(x))) }
+@inline(__always) func _exp(_ x: Float) -> Float { Float(exp(Double(x))) }

@@ -61,7 +61,6 @@ public struct FieldDefinition {
 }
 
 /// A compiled field with its items (body id indices).
-@usableFromInline
 struct FieldRecord {
     var def: FieldDefinition
     var region: RegionProgram

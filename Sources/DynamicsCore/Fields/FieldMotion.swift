@@ -29,7 +29,6 @@ import Darwin
 import ucrt
 #endif
 
-@usableFromInline
 struct FieldMotion {
     /// Whether some awake body has a term this step.
     var active = false

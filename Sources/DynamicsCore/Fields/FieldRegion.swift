@@ -49,16 +49,15 @@ public indirect enum FieldRegion: Equatable, Sendable {
 }
 
 /// A region as postfix operations over a small boolean stack.
-@usableFromInline
 struct RegionProgram: Sendable {
-    @usableFromInline enum Op: Sendable {
+    enum Op: Sendable {
         case all
         case circle(Float)          // radius squared
         case rectangle(Float, Float) // half sizes
         case not, or, and, andNot
     }
-    @usableFromInline var ops: [Op] = []
-    @usableFromInline var isInfinite: Bool
+    var ops: [Op] = []
+    var isInfinite: Bool
 
     init(_ region: FieldRegion) {
         isInfinite = region == .infinite
@@ -83,7 +82,6 @@ struct RegionProgram: Sendable {
 
     /// Runs the program over a bit stack (64 levels; deeper trees spill to an array). Written as one flat loop:
     /// nested helper functions would capture the stack and cost a dynamic access check per item.
-    @usableFromInline
     func evaluate(_ p: Vec2) -> Bool {
         var bits: UInt64 = 0
         var depth = 0

@@ -1,7 +1,6 @@
 /// Smooth, deterministic gradient noise in three dimensions (x, y, time), our own: a hashed lattice of unit
 /// gradients with quintic interpolation (Perlin's improved scheme). Values lie in about −1…1 and vary smoothly.
 /// The same seed gives the same values on every run and machine (integer hashing, no tables built at run time).
-@usableFromInline
 enum GradientNoise {
     @inline(__always) static func hash(_ x: Int32, _ y: Int32, _ z: Int32, _ seed: UInt32) -> UInt32 {
         var h = UInt32(bitPattern: x) &* 0x8DA6_B343 ^ UInt32(bitPattern: y) &* 0xD816_3841 ^ UInt32(bitPattern: z) &* 0xCB1A_B31F ^ seed &* 0x1656_67B1
@@ -31,7 +30,7 @@ enum GradientNoise {
 
     @inline(__always) static func fade(_ t: Float) -> Float { t * t * t * (t * (t * 6 - 15) + 10) }
 
-    @usableFromInline static func value(_ x: Float, _ y: Float, _ z: Float, seed: UInt32) -> Float {
+    static func value(_ x: Float, _ y: Float, _ z: Float, seed: UInt32) -> Float {
         // Far from the origin (or late in an animation) a Float has no fraction left: the lattice is wrapped to
         // ±2²⁴ cells, where the conversion to Int32 is exact, and a coordinate that is not finite gives no noise.
         guard x.isFinite && y.isFinite && z.isFinite else { return 0 }
@@ -53,7 +52,7 @@ enum GradientNoise {
     }
 
     /// A 2D vector field from two decorrelated channels.
-    @usableFromInline static func vector(_ p: Vec2, time: Float, seed: UInt32) -> Vec2 {
+    static func vector(_ p: Vec2, time: Float, seed: UInt32) -> Vec2 {
         Vec2(value(p.x, p.y, time, seed: seed), value(p.x + 31.416, p.y - 47.853, time, seed: seed &+ 0x9E37_79B9))
     }
 }

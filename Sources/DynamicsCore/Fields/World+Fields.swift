@@ -339,4 +339,4 @@ import Darwin
 #elseif canImport(ucrt)
 import ucrt
 #endif
-@usableFromInline @inline(__always) func _pow(_ x: Double, _ y: Double) -> Double { pow(x, y) }
+@inline(__always) func _pow(_ x: Double, _ y: Double) -> Double { pow(x, y) }

@@ -47,19 +47,18 @@ public struct JointDefinition: Sendable {
 
 /// Soft-constraint coefficients (Box2D v3's `b2Softness`): a constraint with stiffness `hertz` and damping ratio
 /// `zeta`, integrated implicitly over a substep `h`.
-@usableFromInline
 struct Softness: Sendable {
-    @usableFromInline var biasRate: Float
-    @usableFromInline var massScale: Float
-    @usableFromInline var impulseScale: Float
+    var biasRate: Float
+    var massScale: Float
+    var impulseScale: Float
 
-    @usableFromInline static let rigid = Softness(biasRate: 0, massScale: 1, impulseScale: 0)
+    static let rigid = Softness(biasRate: 0, massScale: 1, impulseScale: 0)
 
-    @usableFromInline init(biasRate: Float, massScale: Float, impulseScale: Float) {
+    init(biasRate: Float, massScale: Float, impulseScale: Float) {
         self.biasRate = biasRate; self.massScale = massScale; self.impulseScale = impulseScale
     }
 
-    @usableFromInline init(hertz: Float, zeta: Float, h: Float) {
+    init(hertz: Float, zeta: Float, h: Float) {
         if hertz == 0 { self = .rigid; return }
         let omega = 2 * Float.pi * hertz
         let a1 = 2 * zeta + h * omega
@@ -72,7 +71,6 @@ struct Softness: Sendable {
 }
 
 /// Stored joint: definition, accumulated impulses (warm starting), and per-step solver temporaries.
-@usableFromInline
 struct JointRecord {
     var kind: JointKind
     var bodyA: Int32

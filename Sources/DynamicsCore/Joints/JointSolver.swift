@@ -1,6 +1,5 @@
 /// A body's state as a joint sees it during a substep. Endpoints that are not awake bodies (the world, static
 /// bodies) are read from the joint's fixed copy and never written.
-@usableFromInline
 struct JointBody {
     var p: Vec2
     var q: Rotation
@@ -8,7 +7,6 @@ struct JointBody {
     var w: Float
 }
 
-@usableFromInline
 struct BodyPointers {
     let pos: UnsafeMutablePointer<Vec2>
     let rot: UnsafeMutablePointer<Rotation>

@@ -4,7 +4,6 @@
 // Separation is tracked without recomputing the manifold: with anchors fixed at the start of the step,
 // s = dot((pB + rB) − (pA + rA), n) + adjustedSeparation, where adjustedSeparation absorbs the start state.
 
-@usableFromInline
 struct ConstraintPoint {
     var rA: Vec2 = .zero
     var rB: Vec2 = .zero
@@ -20,7 +19,6 @@ struct ConstraintPoint {
     var relativeVelocity: Float = 0
 }
 
-@usableFromInline
 struct ContactConstraint {
     var slotA: Int32
     var slotB: Int32
@@ -345,35 +343,34 @@ extension World {
 
 /// The step's contact constraints: the colored batches of four of the wide solver, the scalar constraints beside
 /// them, the coloring's scratch and the packed state of the contacts' bodies.
-@usableFromInline
 struct ContactSolverTables {
     /// This step's contact constraints in colored batches of four (WideContacts.swift; empty: the scalar path),
     /// with the coloring's scratch: color and contact per contact (after the build, each contact's batch << 2 |
     /// lane or overflow constraint, which restitution reads), contacts by color, color ends, the colors
     /// taken at each awake body (by entry); the bodies in packed-entry order (entry 0 is the padding lanes'), the body → entry
     /// map (−1 outside a build) and the packed state, (vx, vy, ω, 0) and (x, y, cos, sin) per entry.
-    @usableFromInline var wide = StepTable<WideContactBatch>()
-    @usableFromInline var colored: [UInt64] = []
-    @usableFromInline var sorted: [Int32] = []
-    @usableFromInline var colorStart: [Int] = []
+    var wide = StepTable<WideContactBatch>()
+    var colored: [UInt64] = []
+    var sorted: [Int32] = []
+    var colorStart: [Int] = []
     /// Where each color's batches end in `wideContacts` (colors without constraints left out).
-    @usableFromInline var colorEnds: [Int32] = []
-    @usableFromInline var bodyColors: [UInt64] = []
-    @usableFromInline var bodies: [Int32] = []
-    @usableFromInline var bodyEntry: [Int32] = []
-    @usableFromInline var velocity = Column<SIMD4<Float>>()
-    @usableFromInline var pose = Column<SIMD4<Float>>()
+    var colorEnds: [Int32] = []
+    var bodyColors: [UInt64] = []
+    var bodies: [Int32] = []
+    var bodyEntry: [Int32] = []
+    var velocity = Column<SIMD4<Float>>()
+    var pose = Column<SIMD4<Float>>()
     /// Below this many contact constraints the scalar path is cheaper than coloring and packing (tests set it to
     /// compare the two paths).
-    @usableFromInline var wideMinimum = 16
+    var wideMinimum = 16
     /// Positions have moved since the packed poses were copied.
-    @usableFromInline var posesStale = true
+    var posesStale = true
     /// This step's scalar contact constraints: every contact on the scalar path; beside `wideContacts`, only the
     /// coloring's overflow.
-    @usableFromInline var scalar = StepTable<ContactConstraint>()
+    var scalar = StepTable<ContactConstraint>()
     /// What the last broadphase borrowed of `wideContacts` (its cell slots) and `constraints` (its unswept
     /// boxes), in elements of each: their tables are kept at least this large.
-    @usableFromInline var borrowedByBroadphase = (wide: 0, constraints: 0)
+    var borrowedByBroadphase = (wide: 0, constraints: 0)
 
-    @usableFromInline init() {}
+    init() {}
 }

@@ -4,7 +4,6 @@
 /// the positions are integrated, and the constraints are solved again without the bias (relaxed), so that the push
 /// leaves no velocity behind. After the last substep come restitution and storing the impulses for the next
 /// step's warm start (`World.solve`).
-@usableFromInline
 enum SolverStage {
     case warmStart, solve, relax
 

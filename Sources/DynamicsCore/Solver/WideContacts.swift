@@ -28,10 +28,10 @@
 import DynamicsSIMD
 
 /// One contact point of each of four lanes (`dk_contact_point`, DynamicsContacts.h).
-@usableFromInline typealias WideContactPoint = dk_contact_point
+typealias WideContactPoint = dk_contact_point
 
 /// Four contact constraints of one color, in SoA form (`dk_contact_batch`, DynamicsContacts.h).
-@usableFromInline typealias WideContactBatch = dk_contact_batch
+typealias WideContactBatch = dk_contact_batch
 
 /// One batch's inputs: four lanes gathered from the contacts one by one into `Lane`s (`init(lanes:)`), then computed
 /// on four lanes at once into a batch (`batch`) with the arithmetic of the scalar `prepareContacts`, lane for lane.

@@ -27,14 +27,14 @@ import DynamicsSIMD
 /// Four rigid distance joints of one color, in SoA form (`dk_rod_batch`, DynamicsRods.h). Each side of a lane is
 /// an entry of the packed state: an awake body's, or one of its own for a fixed side (the world, a static or a
 /// sleeping body). Padding lanes have two fixed sides 1 apart, rest length 1 and no mass, so they apply nothing.
-@usableFromInline typealias WideRodBatch = dk_rod_batch
+typealias WideRodBatch = dk_rod_batch
 
 /// Four rigid distance joints of one color whose anchors are their bodies' centers of mass (or a world point)
 /// (`dk_center_rod_batch`): UIKit's default attachment, and the joint grid's links. With no lever arm the rod never
 /// turns its bodies, so a batch reads and writes only the linear velocities and positions of the packed state: half
 /// the data, and none of the angular terms. The arithmetic is `WideRodBatch`'s with the anchors zero, which changes
 /// no result (each dropped term is an exact zero).
-@usableFromInline typealias CenterRodBatch = dk_center_rod_batch
+typealias CenterRodBatch = dk_center_rod_batch
 
 extension World {
     /// Whether a wide rod acts through its bodies' centers: each body side anchored at its center of mass, or a
@@ -298,35 +298,34 @@ extension World {
 
 /// The step's rigid distance joints as the wide solver holds them: colored batches of four, the joints solved one
 /// by one, the coloring's scratch and the packed state of the rods' bodies.
-@usableFromInline
 struct WideRodSolver {
     /// This step's rigid distance joints in colored batches of four, and the awake joints solved one by one
     /// (WideJoints.swift); with the coloring's scratch: color and joint per rod, rods by color, color ends,
     /// and the colors taken at each awake body.
-    @usableFromInline var batches: [WideRodBatch] = []
-    @usableFromInline var centerBatches: [CenterRodBatch] = []
-    @usableFromInline var scalarJoints: [Int32] = []
-    @usableFromInline var colored: [UInt64] = []
-    @usableFromInline var sorted: [Int32] = []
-    @usableFromInline var colorStart: [Int] = []
-    @usableFromInline var bodyColors: [UInt64] = []
+    var batches: [WideRodBatch] = []
+    var centerBatches: [CenterRodBatch] = []
+    var scalarJoints: [Int32] = []
+    var colored: [UInt64] = []
+    var sorted: [Int32] = []
+    var colorStart: [Int] = []
+    var bodyColors: [UInt64] = []
     /// The rods' awake bodies (slots) in packed-entry order, each awake body's entry (−1 if none), and the packed
     /// state: velocities (vx, vy, ω, 0) and poses (x, y, cos, sin), the bodies' entries then one per fixed side.
-    @usableFromInline var bodies: [Int32] = []
-    @usableFromInline var bodyEntry: [Int32] = []
-    @usableFromInline var velocity = Column<SIMD4<Float>>()
-    @usableFromInline var pose = Column<SIMD4<Float>>()
+    var bodies: [Int32] = []
+    var bodyEntry: [Int32] = []
+    var velocity = Column<SIMD4<Float>>()
+    var pose = Column<SIMD4<Float>>()
     /// Below this many rigid distance joints the scalar path is cheaper than packing their bodies' state (tests set
     /// it to compare the two paths).
-    @usableFromInline var minimum = 16
+    var minimum = 16
     /// Positions have moved since the wide rods' geometry was computed.
-    @usableFromInline var geometryStale = true
+    var geometryStale = true
     /// The wide rods' batches (`buildWideRods`) must be rebuilt: the awake joints or a joint's parameters changed.
-    @usableFromInline var layoutDirty = true
+    var layoutDirty = true
     /// The wide rods' batches hold impulses the joint records do not have yet (`flushRodImpulses`).
-    @usableFromInline var impulsesPending = false
+    var impulsesPending = false
     /// This step's constraints are wide rods only (and warm starting is on): see `runWideRods`.
-    @usableFromInline var alone = false
+    var alone = false
 
-    @usableFromInline init() {}
+    init() {}
 }

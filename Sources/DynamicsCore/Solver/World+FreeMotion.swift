@@ -206,7 +206,6 @@ struct FreeSpinContext {
 enum FreeFieldKind: Int32 { case radial, vortex, spring, linear }
 
 /// How the free-motion pass evaluates its fields.
-@usableFromInline
 enum FreeProgram {
     case none
     /// Radial gravity and vortices about one point with one minimum radius; bit k set when a field has falloff
@@ -217,20 +216,19 @@ enum FreeProgram {
 
 /// What the free-motion pass (gravity, forces, fields, damping) keeps between steps: the damping terms' step,
 /// the compiled fields and how the pass evaluates them.
-@usableFromInline
 struct FreeMotionState {
-    @usableFromInline var dampingH: Float = 0
-    @usableFromInline var dampingSubsteps = 0
+    var dampingH: Float = 0
+    var dampingSubsteps = 0
     /// Set once any body has a non-zero gravity (never cleared): while false, the free-motion pass skips the column.
-    @usableFromInline var gravityInUse = false
+    var gravityInUse = false
     /// The fields of the free-motion pass, compiled each step it runs (reused scratch; a raw column so the pass
     /// reads it without a closure).
-    @usableFromInline var fields = Column<dk_free_field>()
-    @usableFromInline var fieldCount = 0
+    var fields = Column<dk_free_field>()
+    var fieldCount = 0
     /// How the pass evaluates `freeFields`, and the combined coefficients of the central form (its `mask` is
     /// `freeProgram`'s, filled in when the pass runs).
-    @usableFromInline var program = FreeProgram.none
-    @usableFromInline var central = dk_free_central()
+    var program = FreeProgram.none
+    var central = dk_free_central()
 
-    @usableFromInline init() {}
+    init() {}
 }
