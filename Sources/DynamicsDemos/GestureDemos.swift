@@ -37,7 +37,14 @@ extension Demo {
         let push = PushBehavior(items: [item], mode: .instantaneous)
         push.setAngle(.pi / 4, magnitude: 3)
         animator.addBehavior(push)
-        context.watch(animator, items: [item], title: "position to bounds (the point is the button's width, height)")
+        // What the screen shows: the button, centered where the spring's anchor is, its bounds following the mapping
+        // after every step (the spring, drawn from the mapped point (width, height) to its rest at 120 × 44, pulls
+        // the size back).
+        let shown = HeadlessItem(center: item.center, size: button.bounds.size, name: "button", color: "#34c759")
+        let mirror = DynamicBehavior()
+        mirror.action = { shown.bounds = button.bounds }
+        animator.addBehavior(mirror)
+        context.watch(animator, items: [shown], title: "position to bounds: the button grows and shrinks")
         var widest: CGFloat = 0, narrowest: CGFloat = .infinity
         for _ in 0..<(60 * 10) {
             guard animator.step() else { break }

@@ -11,12 +11,13 @@ extension Recording {
         for (k, item) in items.enumerated() {
             out += "# item \(k): \(csvField(item.name)) \(num(item.width))x\(num(item.height)) \(item.ellipse ? "ellipse" : "rectangle") \(item.color)\n"
         }
-        out += "# columns: record (item | joint | snap | contact | boundary), frame, time (s), index (item, joint,"
+        out += "# columns: record (item | joint | snap | contact | boundary | size), frame, time (s), index (item, joint,"
         out += " snap or boundary number), x, y (points), angle (item: radians, clockwise on screen), x2, y2 (points:"
-        out += " the other end of a joint or boundary segment, the snap point)\n"
+        out += " the other end of a joint or boundary segment, the snap point); a size record gives an item's new"
+        out += " width and height as x and y, from that frame on\n"
         out += "record,frame,time,index,x,y,angle,x2,y2\n"
         let n = items.count
-        var change = 0
+        var change = 0, sizeChange = 0
         for f in 0..<frameCount {
             let t = num(times[f])
             while change < boundaryChanges.count && boundaryChanges[change].frame == f {
@@ -28,6 +29,11 @@ extension Recording {
                     }
                 }
                 change += 1
+            }
+            while sizeChange < sizeChanges.count && sizeChanges[sizeChange].frame == f {
+                let c = sizeChanges[sizeChange]
+                out += "size,\(f),\(t),\(c.item),\(num(c.width)),\(num(c.height)),,,\n"
+                sizeChange += 1
             }
             for i in 0..<n {
                 let s = (f * n + i) * 3
@@ -52,7 +58,7 @@ extension Recording {
     public func jsonLines() -> String {
         var out = header()
         let n = items.count
-        var change = 0
+        var change = 0, sizeChange = 0
         for f in 0..<frameCount {
             out += "{\"frame\":\(f),\"time\":\(num(times[f])),\"items\":["
             out += states[(f * n * 3)..<((f + 1) * n * 3)].map { "\($0)" }.joined(separator: ",")
@@ -65,6 +71,13 @@ extension Recording {
                 }.joined(separator: ",") + "]"
                 change += 1
             }
+            var sizes: [String] = []
+            while sizeChange < sizeChanges.count && sizeChanges[sizeChange].frame == f {
+                let c = sizeChanges[sizeChange]
+                sizes.append("\(c.item),\(num(c.width)),\(num(c.height))")
+                sizeChange += 1
+            }
+            if !sizes.isEmpty { out += ",\"sizes\":[" + sizes.joined(separator: ",") + "]" }
             out += "}\n"
         }
         return out
@@ -74,6 +87,7 @@ extension Recording {
     public func svg(at time: Double) -> String {
         let f = frame(at: time), n = items.count
         let v = viewBox
+        let sizes = self.sizes(atFrame: f)
         var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(num(v.minX)) \(num(v.minY)) \(num(v.width)) \(num(v.height))\""
         out += " width=\"\(num(min(v.width, 1200)))\" height=\"\(num(min(v.width, 1200) * v.height / v.width))\">\n"
         out += "<title>\(xml(title)) at t = \(String(format: "%.2f", times.isEmpty ? 0 : times[f])) s</title>\n"
@@ -86,11 +100,11 @@ extension Recording {
         let label = "<text x=\"\(num(v.minX + stroke * 6))\" y=\"\(num(v.minY + stroke * 16))\" font-family=\"sans-serif\" font-size=\"\(num(stroke * 12))\" fill=\"#444\">\(time)</text>\n"
         guard f < frameCount else { return out + label + "</svg>\n" }
         for i in 0..<n {
-            let s = (f * n + i) * 3, item = items[i]
+            let s = (f * n + i) * 3, item = items[i], (w, h) = sizes[i]
             let x = Double(states[s]), y = Double(states[s + 1]), deg = Double(states[s + 2]) * 180 / .pi
             let shape = item.ellipse
-                ? "<ellipse cx=\"\(num(x))\" cy=\"\(num(y))\" rx=\"\(num(item.width / 2))\" ry=\"\(num(item.height / 2))\""
-                : "<rect x=\"\(num(x - item.width / 2))\" y=\"\(num(y - item.height / 2))\" width=\"\(num(item.width))\" height=\"\(num(item.height))\""
+                ? "<ellipse cx=\"\(num(x))\" cy=\"\(num(y))\" rx=\"\(num(w / 2))\" ry=\"\(num(h / 2))\""
+                : "<rect x=\"\(num(x - w / 2))\" y=\"\(num(y - h / 2))\" width=\"\(num(w))\" height=\"\(num(h))\""
             out += "\(shape) transform=\"rotate(\(num(deg)) \(num(x)) \(num(y)))\" fill=\"\(xml(item.color))\" stroke=\"#222\" stroke-width=\"\(num(stroke / 2))\"><title>\(xml(item.name))</title></\(item.ellipse ? "ellipse" : "rect")>\n"
         }
         for k in stride(from: 0, to: joints[f].count, by: 4) {
@@ -124,6 +138,7 @@ private struct RecordingHeader: Encodable {
         "snaps": "x1, y1 (item), x2, y2 (snap point) per snap",
         "contacts": "x, y of each contact begun since the previous frame", "awake": "awake items",
         "boundaries": "present when the boundaries change: polylines of x, y",
+        "sizes": "present when an item's bounds change: item, width, height of each",
     ]
 }
 

@@ -20,6 +20,8 @@ public final class Recording {
     public var outcome = ""
     /// The area to show, points: the reference bounds when there are some, else the items and anchors at the start.
     public internal(set) var viewBox: CGRect
+    /// Whether `viewBox` is the animator's reference bounds (the screen), which the replay page outlines.
+    public internal(set) var viewBoxIsReferenceBounds = false
     /// Seconds per step, and steps per recorded frame.
     public let stepTime: Double
     public let every: Int
@@ -38,6 +40,9 @@ public final class Recording {
     public internal(set) var awake: [Int] = []
     /// The collision boundaries as polylines, from the frame at which they took this shape.
     public internal(set) var boundaryChanges: [(frame: Int, outlines: [[CGPoint]])] = []
+    /// An item's size from the frame at which its bounds took it (items otherwise keep their size in `items`): an
+    /// item whose bounds a behavior's action changes, such as a button that grows.
+    public internal(set) var sizeChanges: [(frame: Int, item: Int, width: Double, height: Double)] = []
 
     public var frameCount: Int { times.count }
 
@@ -52,6 +57,13 @@ public final class Recording {
     /// The boundaries in force at `frame`.
     public func boundaries(atFrame frame: Int) -> [[CGPoint]] {
         boundaryChanges.last(where: { $0.frame <= frame })?.outlines ?? []
+    }
+
+    /// Each item's size at `frame`.
+    public func sizes(atFrame frame: Int) -> [(width: Double, height: Double)] {
+        var sizes = items.map { (width: $0.width, height: $0.height) }
+        for change in sizeChanges where change.frame <= frame { sizes[change.item] = (change.width, change.height) }
+        return sizes
     }
 
     /// The last frame at or before `time` seconds.
@@ -72,6 +84,8 @@ public final class Recorder {
     private var steps = 0
     private var lastRecordedStep = -1
     private var pendingContacts: [Float] = []
+    /// The sizes last recorded, to notice an item whose bounds change.
+    private var lastSizes: [CGSize]
 
     /// The default palette, by item index, for items without a color.
     public static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
@@ -87,8 +101,10 @@ public final class Recorder {
                                 height: Double(item.bounds.height), ellipse: item.collisionBoundsType == .ellipse,
                                 color: headless?.color ?? Recorder.palette[k % Recorder.palette.count])
         }
+        lastSizes = items.map(\.bounds.size)
         recording = Recording(title: title, viewBox: .zero, stepTime: animator.timeStep, every: every, items: recorded)
         recording.viewBox = Self.viewBox(animator: animator, items: items)
+        if let rb = animator.referenceBounds, rb.width > 0, rb.height > 0 { recording.viewBoxIsReferenceBounds = true }
         capture()
         animator.addStepObserver { [weak self] _ in self?.stepped() }
     }
@@ -138,6 +154,10 @@ public final class Recorder {
         r.awake.append(animator.world.awakeBodyCount)
         let frame = r.times.count - 1
         if r.boundaryChanges.last?.outlines != outlines { r.boundaryChanges.append((frame, outlines)) }
+        for (k, item) in tracked.enumerated() where item.bounds.size != lastSizes[k] {
+            lastSizes[k] = item.bounds.size
+            r.sizeChanges.append((frame, k, Double(item.bounds.width), Double(item.bounds.height)))
+        }
     }
 
     /// Every behavior in the animator's tree, in pre-order.

@@ -24,6 +24,7 @@ public enum ReplayPage {
         // Float32, little-endian, as JavaScript's Float32Array reads it on every platform in use.
         let bytes = r.states.withUnsafeBufferPointer { Data(buffer: $0) }
         var s = "{\"title\":\(jsonString(r.title)),\"summary\":\(jsonString(r.summary)),\"outcome\":\(jsonString(r.outcome)),"
+        s += "\"screen\":\(r.viewBoxIsReferenceBounds),"
         s += "\"viewBox\":[\(num(r.viewBox.minX)),\(num(r.viewBox.minY)),\(num(r.viewBox.width)),\(num(r.viewBox.height))],"
         s += "\"items\":[" + r.items.map { "[\(jsonString($0.name)),\(num($0.width)),\(num($0.height)),\($0.ellipse ? 1 : 0),\(jsonString($0.color))]" }.joined(separator: ",") + "],"
         s += "\"times\":[" + r.times.map(num).joined(separator: ",") + "],"
@@ -32,6 +33,7 @@ public enum ReplayPage {
         s += "\"snaps\":[" + r.snaps.map(floats).joined(separator: ",") + "],"
         s += "\"contacts\":[" + r.contacts.map(floats).joined(separator: ",") + "],"
         s += "\"awake\":[" + r.awake.map(String.init).joined(separator: ",") + "],"
+        s += "\"sizes\":[" + r.sizeChanges.map { "[\($0.frame),\($0.item),\(num($0.width)),\(num($0.height))]" }.joined(separator: ",") + "],"
         s += "\"boundaries\":[" + r.boundaryChanges.map { change in
             "[\(change.frame),[" + change.outlines.map { line in
                 "[" + line.map { "\(num($0.x)),\(num($0.y))" }.joined(separator: ",") + "]"
@@ -151,8 +153,10 @@ function drawFrame() {
   ctx.setTransform(s, 0, 0, s, -vx * s, -vy * s);
   const px = 1 / s;
   // The reference bounds: the screen the items move on.
-  ctx.strokeStyle = "#bbb"; ctx.lineWidth = px; ctx.setLineDash([4 * px, 3 * px]);
-  ctx.strokeRect(bx, by, bw, bh); ctx.setLineDash([]);
+  if (r.screen) {
+    ctx.strokeStyle = "#bbb"; ctx.lineWidth = px; ctx.setLineDash([4 * px, 3 * px]);
+    ctx.strokeRect(bx, by, bw, bh); ctx.setLineDash([]);
+  }
   // Boundaries in force at this frame.
   let outlines = [];
   for (const [from, lines] of r.boundaries) if (from <= f) outlines = lines;
@@ -162,10 +166,14 @@ function drawFrame() {
   // Items. Those under 3 pixels across are plotted as pixels; unrotated rectangles are filled directly; the rest
   // are batched into one path per color. (10,000 items draw in a few milliseconds this way.)
   const st = r.stateArray, base = f * n * 3, byColor = new Map(), tiny = [];
+  // Items whose bounds changed by this frame (a button that grows): their size then.
+  const resized = new Map();
+  for (const [from, i, w, h] of r.sizes) if (from <= f) resized.set(i, [w, h]);
   ctx.lineWidth = 0.5 * px; ctx.strokeStyle = "rgba(0,0,0,.55)";
   let lastColor = null;
   for (let i = 0; i < n; i++) {
-    const [, w, h, ellipse, color] = r.items[i];
+    const [, w0, h0, ellipse, color] = r.items[i];
+    const [w, h] = resized.size > 0 && resized.has(i) ? resized.get(i) : [w0, h0];
     const x = st[base + 3 * i], y = st[base + 3 * i + 1], a = st[base + 3 * i + 2];
     if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
     if (Math.max(w, h) * s < 3) { tiny.push(i); continue; }

@@ -110,6 +110,32 @@ final class RecordingTests: XCTestCase {
         XCTAssertTrue(svg.hasSuffix("</svg>\n"))
     }
 
+    /// An item whose bounds an action changes (a button that grows) is recorded with its size from each frame on,
+    /// in every format, and drawn at that size.
+    func test_anItemWhoseBoundsChange_isRecordedAndDrawnAtItsSize() throws {
+        let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 400, height: 300))
+        let button = HeadlessItem(center: CGPoint(x: 200, y: 150), size: CGSize(width: 100, height: 40), name: "button")
+        let grow = DynamicBehavior()
+        grow.action = { button.bounds.size.width += 10 }
+        animator.addBehavior(grow)
+        animator.addBehavior(GravityBehavior(items: [HeadlessItem(center: CGPoint(x: 50, y: 50), size: CGSize(width: 10, height: 10))]))
+        let recorder = Recorder(animator: animator, items: [button], title: "grow", every: 2)
+        for _ in 0..<6 { animator.step() }
+        let r = recorder.recording
+        XCTAssertEqual(r.sizeChanges.map(\.frame), [1, 2, 3])
+        XCTAssertEqual(r.sizeChanges.map(\.width), [120, 140, 160])
+        XCTAssertEqual(r.sizes(atFrame: 0)[0].width, 100)
+        XCTAssertEqual(r.sizes(atFrame: 2)[0].width, 140)
+        XCTAssertEqual(r.csv().split(separator: "\n").filter { $0.hasPrefix("size,") },
+                       ["size,1,0.03333333333333333,0,120,40,,,", "size,2,0.06666666666666667,0,140,40,,,",
+                        "size,3,0.09999999999999999,0,160,40,,,"])
+        let frame2 = try XCTUnwrap(r.jsonLines().split(separator: "\n").dropFirst(3).first)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(frame2.utf8)) as? [String: Any])
+        XCTAssertEqual(object["sizes"] as? [Double], [0, 140, 40])
+        XCTAssertTrue(r.svg(at: 0.07).contains("width=\"140\" height=\"40\""))
+        XCTAssertTrue(ReplayPage.html([r], title: "grow").contains("\"sizes\":[[1,0,120,40],[2,0,140,40],[3,0,160,40]]"))
+    }
+
     func test_replayPage_isSelfContained_andCarriesTheStatesAsFloat32() throws {
         let (animator, items) = makeScene()
         let recorder = Recorder(animator: animator, items: items, title: "page </script> test", every: 1)
