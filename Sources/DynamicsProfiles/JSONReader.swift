@@ -39,8 +39,9 @@ enum JSON {
 /// Foundation's `JSONSerialization` would do the parsing but not the reporting a profile needs: on Linux its errors
 /// name a character offset ("Invalid value around character 12.") with no line or column, it accepts a member
 /// given twice (the last wins, so a pasted duplicate is silently ignored), and its objects are dictionaries, so
-/// "the first unknown field" would depend on hash order and change from run to run. `JSONDecoder` has the same
-/// three limits. This parser refuses duplicates, keeps members in file order and says where a mistake is.
+/// "the first unknown field" would depend on hash order and change from run to run. `JSONDecoder` says only "The
+/// given data was not valid JSON." and keeps one of two equal members. This parser refuses duplicates, keeps
+/// members in file order and says where a mistake is.
 struct JSONParser {
     private let bytes: [UInt8]
     private var i = 0
