@@ -1,9 +1,15 @@
 // swift-tools-version: 6.0
 //
 // The benchmark suite: DynamicsKit (through the core and through the object API), Box2D 2.4.1 and Chipmunk 7 on
-// the same Benchmarks/SCENES.md scenes in one Google Benchmark run. Needs libbenchmark-dev, libbox2d-dev and libchipmunk-dev
-// (`Benchmarks/setup` installs them); the root package builds and tests without any of this.
+// the same Benchmarks/SCENES.md scenes in one Google Benchmark run. Needs libbenchmark-dev and libbox2d-dev, and
+// Chipmunk built at -O3 -DNDEBUG into .peers/chipmunk (`Benchmarks/setup` does both); the root package builds and
+// tests without any of this.
+import Foundation
 import PackageDescription
+
+/// Chipmunk 7.0.3 as `Benchmarks/setup` builds it from Debian's source package (Debian's own binary keeps its
+/// debug checks on).
+let chipmunk = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(".peers/chipmunk").path
 
 let package = Package(
     name: "DynamicsBenchmarks",
@@ -18,7 +24,11 @@ let package = Package(
         .target(
             name: "PeerEngines",
             dependencies: ["CGoogleBenchmark"],
-            linkerSettings: [.linkedLibrary("box2d"), .linkedLibrary("chipmunk")]
+            cxxSettings: [.unsafeFlags(["-I", chipmunk + "/include"])],
+            linkerSettings: [
+                .linkedLibrary("box2d"),
+                .unsafeFlags(["-L", chipmunk + "/lib"]), .linkedLibrary("chipmunk_ndebug"), .linkedLibrary("m"),
+            ]
         ),
         .executableTarget(
             name: "DynamicsBenchmarks",
