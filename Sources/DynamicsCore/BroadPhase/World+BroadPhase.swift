@@ -95,6 +95,8 @@ extension World {
         /// At most this many bodies may leave their fat boxes in a step for the kept candidates to be worth keeping.
         let movedLimit: Int
         let slotOf: [Int32], classOf: [UInt16], flags: [UInt8], matrix: [Bool], classes: Int
+        /// The static grid as the pass found it: whether any body is binned in its cells, and its oversize bodies.
+        let staticCells: Bool, oversizeStatics: [Int32]
 
         /// Whether slot s (awake) collides with anything: its swept box is not empty.
         @inline(__always) func isActive(_ s: Int) -> Bool { boxes[s].lower.x <= boxes[s].upper.x }
@@ -155,7 +157,8 @@ extension World {
                           pos: columns.position, bodyIndex: columns.bodyIndex, inv: 1 / broadphase.cellSize,
                           fatMargin: fatMargin, slowSpeed2: slowSpeed2, movedLimit: movedLimit, slotOf: bodies.slot,
                           classOf: bodies.collisionClass, flags: bodies.flags, matrix: collisionFilter.collides,
-                          classes: collisionFilter.classCount)
+                          classes: collisionFilter.classCount, staticCells: broadphase.staticGrid.used > 0,
+                          oversizeStatics: broadphase.staticGrid.oversize)
     }
 
     /// The pairs of awake slot s, whose box (swept in the world, or its fat box) is `box`, with the static and
@@ -165,7 +168,7 @@ extension World {
     func staticPairs(_ s: Int, _ box: AABB, _ list: inout [UInt64], _ frame: SweptFrame) {
         let i = Int(frame.bodyIndex[s])
         let row = Int(frame.classOf[i]) * frame.classes
-        if broadphase.staticGrid.used > 0 {
+        if frame.staticCells {
             let c = cellCoord(box, inv: frame.inv)
             if c.cellCount >= World.oversizeCells && c.cellCount > 4096 {
                 for t in frame.n..<frame.boxes.count {
@@ -179,7 +182,7 @@ extension World {
                                 slotOf: frame.slotOf, into: &list)
             }
         }
-        for so in broadphase.staticGrid.oversize {
+        for so in frame.oversizeStatics {
             let j = Int(so)
             guard box.overlaps(frame.boxes[Int(frame.slotOf[j])]), frame.matrix[row + Int(frame.classOf[j])] else { continue }
             list.append(World.pairKey(i, j))
