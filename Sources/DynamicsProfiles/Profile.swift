@@ -69,6 +69,9 @@ public struct Profile {
     /// The world's contact stiffness (`WorldSettings.contactHertz`), when the profile sets it; nil keeps the
     /// engine's default.
     public var contactHertz: Double?
+    /// The world's contact damping ratio (`WorldSettings.contactDampingRatio`), when the profile sets it; nil keeps
+    /// the engine's default.
+    public var contactDampingRatio: Double?
     public var steps: Int
     /// Steps run before measuring starts (a settled-pile profile measures only what follows).
     public var warmupSteps: Int
@@ -80,10 +83,10 @@ public struct Profile {
     public var groups: [(name: String, range: Range<Int>)]
     public var behaviors: [Behavior]
 
-    init(file: String, name: String, summary: String, bounds: CGSize, timeStep: Double, substeps: Int, contactHertz: Double?, steps: Int,
+    init(file: String, name: String, summary: String, bounds: CGSize, timeStep: Double, substeps: Int, contactHertz: Double?, contactDampingRatio: Double? = nil, steps: Int,
          warmupSteps: Int, seed: UInt32, scene: BenchmarkScene?, items: [Item], groups: [(name: String, range: Range<Int>)], behaviors: [Behavior]) {
         self.file = file; self.name = name; self.summary = summary; self.bounds = bounds
-        self.timeStep = timeStep; self.substeps = substeps; self.contactHertz = contactHertz; self.steps = steps; self.warmupSteps = warmupSteps; self.seed = seed
+        self.timeStep = timeStep; self.substeps = substeps; self.contactHertz = contactHertz; self.contactDampingRatio = contactDampingRatio; self.steps = steps; self.warmupSteps = warmupSteps; self.seed = seed
         self.scene = scene; self.items = items; self.groups = groups; self.behaviors = behaviors
     }
 
@@ -248,10 +251,12 @@ extension Profile {
     }
 
     /// The profile's items as a core world through the bulk API, when the profile reproduces a Benchmarks/SCENES.md scene.
-    /// The engine settings the profile asks for: the defaults, with the profile's contact stiffness if it sets one.
+    /// The engine settings the profile asks for: the defaults, with the profile's contact stiffness and damping if it
+    /// sets them.
     public var worldSettings: WorldSettings {
         var settings = WorldSettings()
         if let contactHertz { settings.contactHertz = Float(contactHertz) }
+        if let contactDampingRatio { settings.contactDampingRatio = Float(contactDampingRatio) }
         return settings
     }
 

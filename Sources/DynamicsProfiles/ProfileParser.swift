@@ -24,7 +24,7 @@ struct ProfileParser {
 
     mutating func parse(_ text: String) throws -> Profile {
         let root = Node(value: try JSONParser.parse(text, file: file), path: "", file: file)
-        try root.allowOnly(["name", "description", "scene", "bounds", "timeStep", "substeps", "contactHertz", "steps", "warmupSteps", "seed", "items", "behaviors"])
+        try root.allowOnly(["name", "description", "scene", "bounds", "timeStep", "substeps", "contactHertz", "contactDampingRatio", "steps", "warmupSteps", "seed", "items", "behaviors"])
         let name = try root.required("name").string()
         let summary = try root.optional("description")?.string() ?? ""
         let fileSeed = try root.optional("seed").map { n -> UInt32 in
@@ -68,6 +68,11 @@ struct ProfileParser {
             guard hz <= 1_000_000 else { throw node.fail("expected a stiffness of at most 1,000,000 Hz, found \(hz)") }
             contactHertz = hz
         }
+        var contactDampingRatio: Double?
+        if let node = try root.optional("contactDampingRatio") {
+            let zeta = try node.number(in: 0...1000, "a damping ratio from 0 to 1000")
+            contactDampingRatio = zeta
+        }
         let steps = try root.required("steps").integer(min: 1, max: SupportedRange.stepsPerCall)
         var warmupSteps = 0
         if let w = try root.optional("warmupSteps") {
@@ -78,7 +83,7 @@ struct ProfileParser {
         for entry in try root.required("items").array() { try parseItemEntry(entry, seed: seed) }
         let behaviors = try root.required("behaviors").array().map { try parseBehavior($0) }
         return Profile(file: file, name: name, summary: summary, bounds: bounds, timeStep: timeStep, substeps: substeps,
-                       contactHertz: contactHertz, steps: steps, warmupSteps: warmupSteps, seed: seed, scene: scene, items: items, groups: groups, behaviors: behaviors)
+                       contactHertz: contactHertz, contactDampingRatio: contactDampingRatio, steps: steps, warmupSteps: warmupSteps, seed: seed, scene: scene, items: items, groups: groups, behaviors: behaviors)
     }
 
     // MARK: items

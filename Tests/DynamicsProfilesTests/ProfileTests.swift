@@ -151,6 +151,18 @@ final class ProfileTests: XCTestCase {
     }
 
     /// A profile's contact stiffness reaches both the core world and the animator's; a bad one is refused.
+    func test_contactDampingRatioIsAppliedAndChecked() throws {
+        let p = try Profile(json: good.replacingOccurrences(of: "\"steps\": 10,", with: "\"steps\": 10, \"contactDampingRatio\": 10,"), file: "good.json")
+        XCTAssertEqual(p.contactDampingRatio, 10)
+        XCTAssertEqual(p.makeScene().animator.world.settings.contactDampingRatio, 10)
+        XCTAssertEqual(try Profile(json: good, file: "good.json").makeScene().animator.world.settings.contactDampingRatio,
+                       WorldSettings().contactDampingRatio)
+        let pyramid = try Profile(contentsOf: Self.profilesDirectory.appendingPathComponent("pyramid-100.json"))
+        XCTAssertEqual(try pyramid.makeCoreWorld()?.world.settings.contactDampingRatio, 10)
+        let m = refusal(good.replacingOccurrences(of: "\"steps\": 10,", with: "\"steps\": 10, \"contactDampingRatio\": -1,"))
+        XCTAssertTrue(m.contains("bad.json: contactDampingRatio: expected a damping ratio from 0 to 1000, found -1"), m)
+    }
+
     func test_contactHertzIsAppliedAndChecked() throws {
         let p = try Profile(json: good.replacingOccurrences(of: "\"steps\": 10,", with: "\"steps\": 10, \"contactHertz\": 60,"), file: "good.json")
         XCTAssertEqual(p.contactHertz, 60)
