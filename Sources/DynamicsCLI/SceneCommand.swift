@@ -27,6 +27,9 @@ struct Scene: ParsableCommand {
     @Option(parsing: .unconditional, help: "Hold the C kernels (contacts, free motion) to at most this many lanes; results are identical.")
     var lanes: Lanes?
 
+    @Option(parsing: .unconditional, help: "Threads the step runs on, the caller's included (default: the machine's cores); results are identical.")
+    var workers: Int?
+
     /// The widths the C kernels can be held to.
     enum Lanes: Int, CaseIterable, ExpressibleByArgument { case four = 4, eight = 8, sixteen = 16 }
 
@@ -36,6 +39,7 @@ struct Scene: ParsableCommand {
         guard substeps > 0 else { throw ValidationError("substeps must be positive, got \(substeps)") }
         guard contactHertz.isFinite && contactHertz > 0 else { throw ValidationError("contact hertz must be positive, got \(contactHertz)") }
         guard contactDampingRatio.isFinite && contactDampingRatio >= 0 else { throw ValidationError("contact damping ratio must be finite and not negative, got \(contactDampingRatio)") }
+        if let workers { guard workers >= 1 && workers <= WorkerPool.maximumWorkers else { throw ValidationError("workers must be between 1 and \(WorkerPool.maximumWorkers), got \(workers)") } }
         guard cellSize.isFinite && cellSize >= 0 else { throw ValidationError("cell size must be finite and not negative, got \(cellSize)") }
     }
 
@@ -48,6 +52,7 @@ struct Scene: ParsableCommand {
         try World.limitVectorLanes(to: lanes?.rawValue)
         defer { try? World.limitVectorLanes(to: nil) }
         let world = try World(settings: settings)
+        if let workers { try world.setWorkerCount(workers) }
         let (ids, links) = try world.build(scene)
         let clock = ContinuousClock()
         var times: [Double] = []
@@ -66,10 +71,11 @@ struct Scene: ParsableCommand {
         let mean = times.reduce(0, +) / Double(times.count)
         let tail = times.suffix(min(120, times.count))
         let stats = world.statistics(of: scene, items: ids, links: links)
-        print("scene \(scene.name): \(ids.count) items, \(links.count) links, \(steps) steps, \(World.vectorLanes) lanes")
+        print("scene \(scene.name): \(ids.count) items, \(links.count) links, \(steps) steps, \(World.vectorLanes) lanes, \(count(world.workerCount, "worker"))")
         print(String(format: "ms_per_step %.3f  ms_last120 %.3f  max_step %.3f  awake %d  outside %d  nonfinite %d",
                      mean, tail.reduce(0, +) / Double(tail.count), times.max() ?? 0, world.awakeBodyCount, stats.outside, stats.nonfinite))
         print("asleep_at " + (asleepAt.map { "step \($0)" } ?? "never"))
+        print("state_hash " + String(world.stateHash(), radix: 16))
         switch scene.kind {
         case .rain: print(String(format: "mean_y %.2f", stats.meanY))
         case .pyramid:

@@ -65,6 +65,23 @@ extension World {
         }
     }
 
+    /// A 64-bit digest of every body's state (center of mass, rotation, velocity, angular velocity, to the bit), in id
+    /// order: equal digests mean equal worlds, for checking that runs are bit-identical (across worker counts,
+    /// machines, or a recording and its re-simulation).
+    public func stateHash() -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        @inline(__always) func mix(_ v: Float) {
+            var x = UInt64(v.bitPattern)
+            for _ in 0..<4 { h = (h ^ (x & 0xFF)) &* 0x100_0000_01b3; x >>= 8 }
+        }
+        for i in 0..<bodies.slot.count where bodies.slot[i] >= 0 {
+            let s = Int(bodies.slot[i])
+            let p = bodies.position[s], q = bodies.rotation[s], v = bodies.velocity[s]
+            mix(p.x); mix(p.y); mix(q.c); mix(q.s); mix(v.x); mix(v.y); mix(bodies.angularVelocity[s])
+        }
+        return h
+    }
+
     /// Contacts currently touching, as (body A, body B, first point) triples (for drawing and checks).
     public func touchingContacts() -> [(BodyID, BodyID, Vec2)] {
         contactStore.contacts.filter { $0.touching }.map { c in

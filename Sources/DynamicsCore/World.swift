@@ -71,6 +71,8 @@ public final class World {
     @exclusivity(unchecked) var fieldStore = FieldStore()
     /// Gravity, forces, damping and fields as the free-motion pass compiles them (Solver/World+FreeMotion.swift).
     @exclusivity(unchecked) var freeMotion = FreeMotionState()
+    /// The threads the step runs on (Solver/World+Workers.swift).
+    @exclusivity(unchecked) var workers = WorkerState()
     /// Scratch for polygons in world coordinates (A's vertices, A's normals, B's vertices, B's normals). Immutable
     /// pointers, so the narrowphase reaches them without exclusivity checks.
     let scratchPolygons = UnsafeMutablePointer<Vec2>.allocate(capacity: 4 * maxPolygonVertices)
@@ -115,6 +117,7 @@ public final class World {
 
     deinit {
         scratchPolygons.deallocate()
+        dk_stage_progress_destroy(workers.progress)
         freeMotion.fields.free(count: freeMotion.fieldCount)
         rodSolver.velocity.free(count: 0)
         rodSolver.pose.free(count: 0)

@@ -34,6 +34,16 @@ open class DynamicAnimator {
     public var substepCount = 4 {
         didSet { if !require(SupportedRange.substeps.contains(substepCount), "DynamicAnimator: substepCount must be between 1 and 64, got \(substepCount)") { substepCount = oldValue } }
     }
+    /// Threads each step runs on, the caller's included (a DynamicsKit addition). Defaults to the machine's processor
+    /// cores; 1 runs every step on the caller's thread. The simulation is the same to the bit for every count.
+    public var workerCount: Int {
+        get { world.workerCount }
+        set {
+            _ = require(newValue >= 1 && newValue <= WorkerPool.maximumWorkers,
+                        "DynamicAnimator: workerCount must be between 1 and \(WorkerPool.maximumWorkers), got \(newValue)")
+            try? world.setWorkerCount(newValue)
+        }
+    }
     /// Simulated seconds per second of `advance(by:)` (1 = real time).
     public var speed: Double = 1 {
         didSet { if !require(speed.isFinite && speed >= 0 && speed <= 1_000_000, "DynamicAnimator: speed must be \(Rule.nonNegativeMagnitude), got \(speed)") { speed = oldValue } }

@@ -42,6 +42,15 @@
 #pragma clang attribute pop
 #endif
 
+void dk_contact_pass_run_batches(const dk_contact_pass *pass, intptr_t from, intptr_t to) {
+    const dk_contact_pass p = *pass;
+    intptr_t k = from;
+#if defined(__x86_64__)
+    if (dk_vector_width() >= 8) k = contactRun8(&p, k, to);
+#endif
+    contactRun4(&p, k, to);
+}
+
 void dk_contact_pass_run(const dk_contact_pass *pass) {
     // A local copy: the stores through the batch and state pointers cannot change it.
     const dk_contact_pass p = *pass;

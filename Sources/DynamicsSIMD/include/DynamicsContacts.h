@@ -55,5 +55,7 @@ typedef struct dk_contact_pass {
 } dk_contact_pass;
 
 void dk_contact_pass_run(const dk_contact_pass *pass);
+/// Batches from ..< to of one color (they must lie within one color).
+void dk_contact_pass_run_batches(const dk_contact_pass *pass, intptr_t from, intptr_t to);
 
 #endif

@@ -8,6 +8,7 @@
 #include "DynamicsFreeMotion.h"
 #include "DynamicsContacts.h"
 #include "DynamicsRods.h"
+#include "DynamicsPool.h"
 
 typedef float dk_float4 __attribute__((ext_vector_type(4)));
 

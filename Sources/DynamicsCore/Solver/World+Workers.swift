@@ -1,0 +1,62 @@
+import DynamicsSIMD
+
+/// The threads a world's step runs on: a count, the world's own pool (started when a step first has enough work
+/// for it), or an executor the host supplies.
+struct WorkerState {
+    /// Threads in all, the caller's included.
+    var workerCount = WorkerPool.processorCount
+    /// The host's executor, used instead of the world's pool when set.
+    var hostExecutor: StepExecutor?
+    /// The world's pool, started on first use and replaced when `workerCount` changes.
+    var pool: WorkerPool?
+    /// Passes handed to an executor so far (for tests: that a scene took the parallel path).
+    var parallelPasses = 0
+    /// The staged passes' shared counters (allocated with the world, freed with it).
+    let progress: OpaquePointer = dk_stage_progress_create()
+
+    /// The fewest contact batches (of four constraints) in a claimed block: about half a microsecond of work.
+    static let contactBlock = 16
+    /// Below this many batches a pass runs on the caller's thread alone: handing it out would cost more than it saves.
+    static let parallelContactBatches = 128
+}
+
+extension World {
+    /// The number of threads the step runs on, the caller's included (1: the caller's only). Defaults to the
+    /// machine's processor cores. Results are bit-identical for every count.
+    public var workerCount: Int { workers.hostExecutor?.concurrency ?? workers.workerCount }
+
+    /// Sets the number of threads the step runs on (the world's own pool; see `setExecutor(_:)` for a host's).
+    /// Throws a `DynamicsError` unless `count` is between 1 and `WorkerPool.maximumWorkers`.
+    public func setWorkerCount(_ count: Int) throws {
+        guard count >= 1 && count <= WorkerPool.maximumWorkers else {
+            throw DynamicsError("World.workerCount must be between 1 and \(WorkerPool.maximumWorkers), got \(count)")
+        }
+        workers.workerCount = count
+        if workers.pool?.concurrency != count { workers.pool = nil }
+    }
+
+    /// Runs the step's parallel stages on `executor` instead of the world's own pool (nil: back to the pool). The
+    /// results are the same to the bit.
+    public func setExecutor(_ executor: StepExecutor?) {
+        workers.hostExecutor = executor
+        if executor != nil { workers.pool = nil }
+    }
+
+    /// The executor for a stage with `work` units of at least `minimum`, or nil to run it on the caller's thread.
+    func executor(work: Int, minimum: Int) -> StepExecutor? {
+        guard work >= minimum else { return nil }
+        if let host = workers.hostExecutor { return host.concurrency > 1 ? host : nil }
+        guard workers.workerCount > 1 else { return nil }
+        if let pool = workers.pool { return pool }
+        do {
+            let pool = try WorkerPool(workers: workers.workerCount)
+            workers.pool = pool
+            return pool
+        } catch {
+            // Threads could not be started: the step runs on the caller's thread (the same results), and says so.
+            warnings.append("\(error); the step runs on one thread")
+            workers.workerCount = 1
+            return nil
+        }
+    }
+}

@@ -1,0 +1,190 @@
+// The worker pool and the staged contact pass (see DynamicsPool.h).
+
+// No debug information from this file, for valgrind's sake: see FreeMotion.c. (Casts name builtin types, not
+// typedefs, and there is no NULL: clang describes the type of every cast even in a function without debug information.)
+#pragma clang attribute push(__attribute__((nodebug)), apply_to = hasType(functionType))
+
+#include "DynamicsPool.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+/// The job ticket: the job's generation in the high 32 bits, its task count in the next 16 and the next task to
+/// claim in the low 16. Claiming is one compare-and-swap on the whole ticket, so a helper still holding an earlier
+/// job's ticket can never claim a task of a newer job, and a task is claimed only while its job runs: the job's
+/// function and context (written before the ticket) stay valid until its last task is done.
+#define DK_TASKS_MAX DK_POOL_TASKS_MAX
+
+struct dk_pool {
+    _Atomic uint64_t ticket;
+    _Atomic intptr_t finished;
+    dk_task_fn fn;
+    void *context;
+    _Atomic int32_t sleepers;
+    _Atomic int32_t stop;
+    pthread_mutex_t mutex;
+    pthread_cond_t wake;
+    int32_t helperCount;
+    pthread_t *threads;
+};
+
+/// A ticket's parts (implicit conversions: see the note on casts above).
+static inline uint32_t dk_ticket_generation(uint64_t t) { uint32_t g = t >> 32; return g; }
+static inline intptr_t dk_ticket_count(uint64_t t) { intptr_t c = (t >> 16) & DK_TASKS_MAX; return c; }
+static inline intptr_t dk_ticket_next(uint64_t t) { intptr_t n = t & DK_TASKS_MAX; return n; }
+static inline uint64_t dk_ticket(uint32_t generation, intptr_t count) {
+    uint64_t g = generation, c = count;
+    return g << 32 | c << 16;
+}
+
+static inline void dk_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/// Spins before a helper sleeps: about 50 µs, long enough to stay awake between the stages of one step, short
+/// enough that a pool waiting for the next frame sleeps.
+#define DK_SPINS_BEFORE_SLEEP 20000
+/// Spins before a participant waiting for others yields its core (another process may hold the one it waits on).
+#define DK_SPINS_BEFORE_YIELD 2000
+
+/// Claims and runs the tasks of the job `generation` until none is left.
+static void dk_pool_work(dk_pool *pool, uint32_t generation) {
+    for (;;) {
+        uint64_t t = atomic_load_explicit(&pool->ticket, memory_order_acquire);
+        if (dk_ticket_generation(t) != generation) return;
+        intptr_t count = dk_ticket_count(t), next = dk_ticket_next(t);
+        if (next >= count) return;
+        if (!atomic_compare_exchange_weak_explicit(&pool->ticket, &t, t + 1, memory_order_acq_rel, memory_order_acquire)) continue;
+        pool->fn(pool->context, next);
+        atomic_fetch_add_explicit(&pool->finished, 1, memory_order_acq_rel);
+    }
+}
+
+static void *dk_pool_helper(void *argument) {
+    dk_pool *pool = argument;
+    uint32_t seen = dk_ticket_generation(atomic_load(&pool->ticket));
+    for (;;) {
+        uint32_t generation = seen;
+        for (int spin = 0; spin < DK_SPINS_BEFORE_SLEEP; spin++) {
+            generation = dk_ticket_generation(atomic_load_explicit(&pool->ticket, memory_order_acquire));
+            if (generation != seen || atomic_load_explicit(&pool->stop, memory_order_relaxed)) break;
+            dk_relax();
+        }
+        if (generation == seen) {
+            pthread_mutex_lock(&pool->mutex);
+            atomic_fetch_add(&pool->sleepers, 1);
+            while ((generation = dk_ticket_generation(atomic_load(&pool->ticket))) == seen && !atomic_load(&pool->stop))
+                pthread_cond_wait(&pool->wake, &pool->mutex);
+            atomic_fetch_sub(&pool->sleepers, 1);
+            pthread_mutex_unlock(&pool->mutex);
+        }
+        if (atomic_load(&pool->stop)) return 0;
+        seen = generation;
+        dk_pool_work(pool, generation);
+    }
+}
+
+dk_pool *dk_pool_create(int32_t helpers) {
+    dk_pool *pool = calloc(1, sizeof(dk_pool));
+    if (!pool) return 0;
+    pool->threads = calloc(helpers > 0 ? helpers : 1, sizeof(pthread_t));
+    if (!pool->threads) { free(pool); return 0; }
+    pthread_mutex_init(&pool->mutex, 0);
+    pthread_cond_init(&pool->wake, 0);
+    for (int32_t i = 0; i < helpers; i++) {
+        if (pthread_create(&pool->threads[i], 0, dk_pool_helper, pool) != 0) {
+            pool->helperCount = i;
+            dk_pool_destroy(pool);
+            return 0;
+        }
+    }
+    pool->helperCount = helpers;
+    return pool;
+}
+
+void dk_pool_destroy(dk_pool *pool) {
+    if (!pool) return;
+    pthread_mutex_lock(&pool->mutex);
+    atomic_store(&pool->stop, 1);
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->mutex);
+    for (int32_t i = 0; i < pool->helperCount; i++) pthread_join(pool->threads[i], 0);
+    pthread_cond_destroy(&pool->wake);
+    pthread_mutex_destroy(&pool->mutex);
+    free(pool->threads);
+    free(pool);
+}
+
+void dk_pool_run(dk_pool *pool, dk_task_fn fn, void *context, intptr_t taskCount) {
+    if (taskCount <= 0) return;
+    pool->fn = fn;
+    pool->context = context;
+    atomic_store_explicit(&pool->finished, 0, memory_order_relaxed);
+    uint32_t generation = dk_ticket_generation(atomic_load(&pool->ticket)) + 1;
+    atomic_store(&pool->ticket, dk_ticket(generation, taskCount));
+    if (atomic_load(&pool->sleepers) > 0) {
+        pthread_mutex_lock(&pool->mutex);
+        pthread_cond_broadcast(&pool->wake);
+        pthread_mutex_unlock(&pool->mutex);
+    }
+    dk_pool_work(pool, generation);
+    for (int spin = 0; atomic_load_explicit(&pool->finished, memory_order_acquire) < taskCount; spin++) {
+        if (spin < DK_SPINS_BEFORE_YIELD) dk_relax(); else sched_yield();
+    }
+}
+
+// MARK: - The staged contact pass
+
+#define DK_COLORS_MAX 64
+
+struct dk_stage_progress {
+    _Atomic intptr_t claimed[DK_COLORS_MAX];
+    _Atomic intptr_t finished[DK_COLORS_MAX];
+    intptr_t blockSize, participants;
+};
+
+dk_stage_progress *dk_stage_progress_create(void) { return calloc(1, sizeof(dk_stage_progress)); }
+void dk_stage_progress_destroy(dk_stage_progress *progress) { free(progress); }
+
+void dk_stage_progress_reset(dk_stage_progress *progress, intptr_t colorCount, intptr_t blockSize, intptr_t participants) {
+    for (intptr_t c = 0; c < colorCount && c < DK_COLORS_MAX; c++) {
+        atomic_store_explicit(&progress->claimed[c], 0, memory_order_relaxed);
+        atomic_store_explicit(&progress->finished[c], 0, memory_order_relaxed);
+    }
+    progress->blockSize = blockSize;
+    progress->participants = participants > 0 ? participants : 1;
+    atomic_thread_fence(memory_order_release);
+}
+
+void dk_contact_pass_participate(const dk_contact_pass *pass, dk_stage_progress *progress) {
+    const intptr_t minimum = progress->blockSize, shares = 4 * progress->participants;
+    intptr_t start = 0;
+    for (intptr_t c = 0; c < pass->colorCount; c++) {
+        const intptr_t end = pass->colorEnds[c];
+        // About four blocks per participant: claiming costs two atomic operations on a line the others write too,
+        // so blocks much smaller than that spend as long claiming as solving.
+        const intptr_t even = (end - start + shares - 1) / shares;
+        const intptr_t blockSize = even > minimum ? even : minimum;
+        const intptr_t blocks = (end - start + blockSize - 1) / blockSize;
+        for (;;) {
+            intptr_t b = atomic_fetch_add_explicit(&progress->claimed[c], 1, memory_order_acq_rel);
+            if (b >= blocks) break;
+            intptr_t from = start + b * blockSize, to = from + blockSize < end ? from + blockSize : end;
+            dk_contact_pass_run_batches(pass, from, to);
+            atomic_fetch_add_explicit(&progress->finished[c], 1, memory_order_acq_rel);
+        }
+        // The next color's batches read the velocities this color's write.
+        for (int spin = 0; atomic_load_explicit(&progress->finished[c], memory_order_acquire) < blocks; spin++) {
+            if (spin < DK_SPINS_BEFORE_YIELD) dk_relax(); else sched_yield();
+        }
+        start = end;
+    }
+}
+
+#pragma clang attribute pop

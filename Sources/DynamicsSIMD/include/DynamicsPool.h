@@ -1,0 +1,45 @@
+// A pool of worker threads for the step's parallel stages, and the staged passes that run on it.
+//
+// `dk_pool_run` is fork-join: it runs `fn(context, task)` for every task in 0 ..< taskCount, on the caller and the
+// pool's helper threads, and returns when all have run. Tasks are claimed one at a time from a shared counter, so a
+// helper that is late (asleep, or its core taken by another process) only means the others take more of the tasks.
+// Helpers spin briefly for the next job, then sleep on a condition variable: a pool costs no processor time between
+// steps.
+//
+// The engine's results never depend on which thread ran a task or in what order: every task writes its own outputs,
+// and a stage that must follow another (the next color of a solver pass) waits for it. So a step is bit-identical
+// for any worker count and any executor.
+#ifndef DYNAMICS_POOL_H
+#define DYNAMICS_POOL_H
+
+#include <stdint.h>
+#include "DynamicsContacts.h"
+
+typedef struct dk_pool dk_pool;
+typedef void (*dk_task_fn)(void *context, intptr_t task);
+
+/// The most tasks one `dk_pool_run` takes.
+#define DK_POOL_TASKS_MAX 0xFFFF
+
+/// A pool with `helpers` threads besides the caller's; NULL if a thread could not be started.
+dk_pool *dk_pool_create(int32_t helpers);
+/// Stops and joins the helpers and frees the pool.
+void dk_pool_destroy(dk_pool *pool);
+/// Runs fn(context, t) for t in 0 ..< taskCount (at most DK_POOL_TASKS_MAX) and returns when every task has run. One
+/// job at a time per pool.
+void dk_pool_run(dk_pool *pool, dk_task_fn fn, void *context, intptr_t taskCount);
+
+/// The shared progress of one staged pass: per color, the blocks claimed and the blocks finished.
+typedef struct dk_stage_progress dk_stage_progress;
+dk_stage_progress *dk_stage_progress_create(void);
+void dk_stage_progress_destroy(dk_stage_progress *progress);
+/// Clears the counters for a pass over `colorCount` colors (at most 64) by `participants`, in blocks of at least
+/// `minimumBlock` batches.
+void dk_stage_progress_reset(dk_stage_progress *progress, intptr_t colorCount, intptr_t minimumBlock, intptr_t participants);
+
+/// One participant's share of a contact pass (`dk_contact_pass_run`): color by color, it claims blocks of the color's
+/// batches until none is left, then waits until every block of the color is finished before the next. Every
+/// participant of the pass calls it with the same pass and progress; the first to arrive may do all of it.
+void dk_contact_pass_participate(const dk_contact_pass *pass, dk_stage_progress *progress);
+
+#endif

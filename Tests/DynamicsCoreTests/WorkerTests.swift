@@ -1,0 +1,97 @@
+import Dispatch
+import XCTest
+@testable import DynamicsCore
+import DynamicsScenes
+
+/// The step on several threads: the same state to the bit for every worker count and executor.
+final class WorkerTests: XCTestCase {
+    /// Runs `scene` for `steps` steps on `workers` threads (or the host's `executor`); returns the state hash and how
+    /// many passes were handed to the executor.
+    func run(_ scene: BenchmarkScene, steps: Int, substeps: Int = 4, workers: Int = 1,
+             executor: StepExecutor? = nil, settings: WorldSettings = WorldSettings()) throws -> (hash: UInt64, parallel: Int) {
+        let world = try World(settings: settings)
+        try world.setWorkerCount(workers)
+        if let executor { world.setExecutor(executor) }
+        _ = try world.build(scene)
+        for _ in 0..<steps { try world.step(dt: 1.0 / 60, substeps: substeps) }
+        return (world.stateHash(), world.workers.parallelPasses)
+    }
+
+    func test_rain_isBitIdenticalOnOneToFourWorkers() throws {
+        let one = try run(.rain(1000), steps: 250)
+        XCTAssertEqual(one.parallel, 0)
+        for workers in 2...4 {
+            let many = try run(.rain(1000), steps: 250, workers: workers)
+            XCTAssertGreaterThan(many.parallel, 0, "\(workers) workers: no pass ran in parallel")
+            XCTAssertEqual(many.hash, one.hash, "\(workers) workers")
+        }
+    }
+
+    func test_pyramid_isBitIdenticalOnOneToFourWorkers() throws {
+        var stiff = WorldSettings()
+        stiff.contactHertz = 60
+        let one = try run(.pyramid(40), steps: 40, settings: stiff)
+        for workers in 2...4 {
+            let many = try run(.pyramid(40), steps: 40, workers: workers, settings: stiff)
+            XCTAssertGreaterThan(many.parallel, 0, "\(workers) workers: no pass ran in parallel")
+            XCTAssertEqual(many.hash, one.hash, "\(workers) workers")
+        }
+    }
+
+    /// A host's executor (here Dispatch's) gives the world's results to the bit.
+    func test_hostExecutor_givesTheSameState() throws {
+        final class DispatchExecutor: StepExecutor {
+            let concurrency = 3
+            func run(_ count: Int, _ task: (Int) -> Void) {
+                // The world's tasks are safe to run at once (each writes its own outputs); Dispatch wants a Sendable
+                // closure, so the task is passed as one.
+                withoutActuallyEscaping(task) { task in
+                    nonisolated(unsafe) let task = task
+                    DispatchQueue.concurrentPerform(iterations: count) { task($0) }
+                }
+            }
+        }
+        let one = try run(.rain(1000), steps: 250)
+        let hosted = try run(.rain(1000), steps: 250, executor: DispatchExecutor())
+        XCTAssertGreaterThan(hosted.parallel, 0)
+        XCTAssertEqual(hosted.hash, one.hash)
+    }
+
+    /// An executor that runs every task on the calling thread, in reverse order: a staged pass still completes
+    /// (participants never wait for one that has not started) and gives the same state.
+    func test_serialReversedExecutor_completesAndGivesTheSameState() throws {
+        final class Reversed: StepExecutor {
+            let concurrency = 4
+            func run(_ count: Int, _ task: (Int) -> Void) { for i in (0..<count).reversed() { task(i) } }
+        }
+        let one = try run(.pyramid(30), steps: 30)
+        let reversed = try run(.pyramid(30), steps: 30, executor: Reversed())
+        XCTAssertEqual(reversed.hash, one.hash)
+    }
+
+    func test_workerCount_defaultsToTheCores_andIsChecked() throws {
+        let world = World()
+        XCTAssertEqual(world.workerCount, WorkerPool.processorCount)
+        XCTAssertThrowsError(try world.setWorkerCount(0)) { error in
+            XCTAssertEqual("\(error)", "World.workerCount must be between 1 and 256, got 0")
+        }
+        XCTAssertThrowsError(try world.setWorkerCount(257))
+        XCTAssertThrowsError(try WorkerPool(workers: 0)) { error in
+            XCTAssertEqual("\(error)", "WorkerPool: workers must be between 1 and 256, got 0")
+        }
+        try world.setWorkerCount(3)
+        XCTAssertEqual(world.workerCount, 3)
+    }
+
+    /// The pool runs every task once, whatever the count, and returns only when all have run.
+    func test_pool_runsEveryTaskOnce() throws {
+        let pool = try WorkerPool(workers: 3)
+        for count in [0, 1, 2, 7, 1000] {
+            let hits = UnsafeMutablePointer<Int32>.allocate(capacity: Swift.max(count, 1))
+            defer { hits.deallocate() }
+            hits.initialize(repeating: 0, count: Swift.max(count, 1))
+            pool.run(count) { i in hits[i] += 1 }
+            for i in 0..<count { XCTAssertEqual(hits[i], 1, "task \(i) of \(count)") }
+        }
+    }
+}
