@@ -108,6 +108,7 @@ struct RunOptions: ParsableArguments {
     var substeps: Int?
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seed of the profile's generators (default: the profile's).", valueName: "N"))
     var seed: UInt32?
+    @OptionGroup var workerOption: WorkersOption
     @OptionGroup var folder: ProfilesFolder
     var profiles: String? { folder.profiles }
 
@@ -151,6 +152,7 @@ struct Run: ParsableCommand {
         try output.checkSnapshotTime(within: Double(steps) * profile.timeStep)
         let scene = try profile.makeCheckedScene()
         let animator = scene.animator
+        options.workerOption.apply(to: animator)
         let recorder = output.wantsRecording
             ? Recorder(animator: animator, items: scene.items, title: profile.name, every: output.every) : nil
         var summary = RunSummary(profile: profile.name, items: scene.items.count, maximumSteps: steps)
@@ -202,6 +204,7 @@ struct Bench: ParsableCommand {
     var profileNames: [String]
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Timed steps per profile (default: each profile's).", valueName: "N"))
     var steps: Int?
+    @OptionGroup var workerOption: WorkersOption
     @OptionGroup var folder: ProfilesFolder
     var profiles: String? { folder.profiles }
 
@@ -216,6 +219,7 @@ struct Bench: ParsableCommand {
             let profile = try ProfileLocator.load(name, profiles: profiles)
             let scene = try profile.makeCheckedScene()
             let animator = scene.animator
+            workerOption.apply(to: animator)
             for _ in 0..<profile.warmupSteps { animator.step() }
             let count = steps ?? profile.steps
             let clock = ContinuousClock()
@@ -231,5 +235,21 @@ struct Bench: ParsableCommand {
             print(String(format: "%@ %6d  %6d  %7.3f  %6.2f  %12.1f  %5d", profile.name.padding(toLength: 22, withPad: " ", startingAt: 0),
                          scene.items.count, done, mean, worst, perItem, animator.world.awakeBodyCount))
         }
+    }
+}
+
+/// `--workers`: the threads each step runs on.
+struct WorkersOption: ParsableArguments {
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Threads each step runs on, the caller's included (default: the machine's cores); results are identical.", valueName: "N"))
+    var workers: Int?
+
+    func validate() throws {
+        if let n = workers, !(1...WorkerPool.maximumWorkers).contains(n) {
+            throw ValidationError("--workers must be between 1 and \(WorkerPool.maximumWorkers), got \(n)")
+        }
+    }
+
+    func apply(to animator: DynamicAnimator) {
+        if let workers { animator.workerCount = workers }
     }
 }

@@ -27,8 +27,8 @@ struct Scene: ParsableCommand {
     @Option(parsing: .unconditional, help: "Hold the C kernels (contacts, free motion) to at most this many lanes; results are identical.")
     var lanes: Lanes?
 
-    @Option(parsing: .unconditional, help: "Threads the step runs on, the caller's included (default: the machine's cores); results are identical.")
-    var workers: Int?
+    @OptionGroup var workerOption: WorkersOption
+    var workers: Int? { workerOption.workers }
 
     /// The widths the C kernels can be held to.
     enum Lanes: Int, CaseIterable, ExpressibleByArgument { case four = 4, eight = 8, sixteen = 16 }
@@ -39,7 +39,6 @@ struct Scene: ParsableCommand {
         guard substeps > 0 else { throw ValidationError("substeps must be positive, got \(substeps)") }
         guard contactHertz.isFinite && contactHertz > 0 else { throw ValidationError("contact hertz must be positive, got \(contactHertz)") }
         guard contactDampingRatio.isFinite && contactDampingRatio >= 0 else { throw ValidationError("contact damping ratio must be finite and not negative, got \(contactDampingRatio)") }
-        if let workers { guard workers >= 1 && workers <= WorkerPool.maximumWorkers else { throw ValidationError("workers must be between 1 and \(WorkerPool.maximumWorkers), got \(workers)") } }
         guard cellSize.isFinite && cellSize >= 0 else { throw ValidationError("cell size must be finite and not negative, got \(cellSize)") }
     }
 

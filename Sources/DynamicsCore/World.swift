@@ -118,6 +118,7 @@ public final class World {
     deinit {
         scratchPolygons.deallocate()
         dk_stage_progress_destroy(workers.progress)
+        workers.blockResults.deallocate()
         freeMotion.fields.free(count: freeMotion.fieldCount)
         rodSolver.velocity.free(count: 0)
         rodSolver.pose.free(count: 0)

@@ -92,16 +92,18 @@ static inline __attribute__((always_inline)) int dk_movemask16(dk_vi16 m) {
 
 #endif
 
-int dk_free_motion(const dk_free_params *p) {
+int dk_free_motion_range(const dk_free_params *p, intptr_t from, intptr_t to) {
     int ready = 0;
-    intptr_t s = 0;
+    intptr_t s = from;
 #if defined(__x86_64__)
     int w = dk_vector_width();
-    if (w == 16) s = pass16(p, s, p->count, &ready);
-    if (w >= 8) s = pass8(p, s, p->count, &ready);
+    if (w == 16) s = pass16(p, s, to, &ready);
+    if (w >= 8) s = pass8(p, s, to, &ready);
 #endif
-    pass4(p, s, p->count, &ready);
+    pass4(p, s, to, &ready);
     return ready;
 }
+
+int dk_free_motion(const dk_free_params *p) { return dk_free_motion_range(p, 0, p->count); }
 
 #pragma clang attribute pop

@@ -139,51 +139,91 @@ void dk_pool_run(dk_pool *pool, dk_task_fn fn, void *context, intptr_t taskCount
     }
 }
 
-// MARK: - The staged contact pass
+// MARK: - Staged passes
 
-#define DK_COLORS_MAX 64
+/// Stages of one pass: up to 64 colors of center rods and 64 of the others, and two geometry sweeps.
+#define DK_STAGES_MAX 160
 
 struct dk_stage_progress {
-    _Atomic intptr_t claimed[DK_COLORS_MAX];
-    _Atomic intptr_t finished[DK_COLORS_MAX];
-    intptr_t blockSize, participants;
+    _Atomic intptr_t claimed[DK_STAGES_MAX];
+    _Atomic intptr_t finished[DK_STAGES_MAX];
+    intptr_t minimumBlock, participants;
 };
 
 dk_stage_progress *dk_stage_progress_create(void) { return calloc(1, sizeof(dk_stage_progress)); }
 void dk_stage_progress_destroy(dk_stage_progress *progress) { free(progress); }
 
-void dk_stage_progress_reset(dk_stage_progress *progress, intptr_t colorCount, intptr_t blockSize, intptr_t participants) {
-    for (intptr_t c = 0; c < colorCount && c < DK_COLORS_MAX; c++) {
+void dk_stage_progress_reset(dk_stage_progress *progress, intptr_t stageCount, intptr_t minimumBlock, intptr_t participants) {
+    for (intptr_t c = 0; c < stageCount && c < DK_STAGES_MAX; c++) {
         atomic_store_explicit(&progress->claimed[c], 0, memory_order_relaxed);
         atomic_store_explicit(&progress->finished[c], 0, memory_order_relaxed);
     }
-    progress->blockSize = blockSize;
+    progress->minimumBlock = minimumBlock;
     progress->participants = participants > 0 ? participants : 1;
     atomic_thread_fence(memory_order_release);
 }
 
+/// One participant's share of stage `stage`, items from ..< to: it claims blocks until none is left, then waits
+/// until every block is finished (the next stage reads what this one writes).
+static inline void dk_stage(dk_stage_progress *progress, intptr_t stage, intptr_t from, intptr_t to,
+                            void (*run)(const void *pass, intptr_t from, intptr_t to, int kind), const void *pass,
+                            int kind) {
+    if (to <= from) return;
+    // About four blocks per participant: claiming costs two atomic operations on a line the others write too, so
+    // blocks much smaller than that spend as long claiming as solving.
+    const intptr_t shares = 4 * progress->participants;
+    const intptr_t even = (to - from + shares - 1) / shares;
+    const intptr_t blockSize = even > progress->minimumBlock ? even : progress->minimumBlock;
+    const intptr_t blocks = (to - from + blockSize - 1) / blockSize;
+    for (;;) {
+        intptr_t b = atomic_fetch_add_explicit(&progress->claimed[stage], 1, memory_order_acq_rel);
+        if (b >= blocks) break;
+        intptr_t start = from + b * blockSize, end = start + blockSize < to ? start + blockSize : to;
+        run(pass, start, end, kind);
+        atomic_fetch_add_explicit(&progress->finished[stage], 1, memory_order_acq_rel);
+    }
+    for (int spin = 0; atomic_load_explicit(&progress->finished[stage], memory_order_acquire) < blocks; spin++) {
+        if (spin < DK_SPINS_BEFORE_YIELD) dk_relax(); else sched_yield();
+    }
+}
+
+static void dk_contact_blocks(const void *pass, intptr_t from, intptr_t to, int kind) {
+    (void)kind;
+    dk_contact_pass_run_batches(pass, from, to);
+}
+
 void dk_contact_pass_participate(const dk_contact_pass *pass, dk_stage_progress *progress) {
-    const intptr_t minimum = progress->blockSize, shares = 4 * progress->participants;
     intptr_t start = 0;
-    for (intptr_t c = 0; c < pass->colorCount; c++) {
+    for (intptr_t c = 0; c < pass->colorCount && c < DK_STAGES_MAX; c++) {
         const intptr_t end = pass->colorEnds[c];
-        // About four blocks per participant: claiming costs two atomic operations on a line the others write too,
-        // so blocks much smaller than that spend as long claiming as solving.
-        const intptr_t even = (end - start + shares - 1) / shares;
-        const intptr_t blockSize = even > minimum ? even : minimum;
-        const intptr_t blocks = (end - start + blockSize - 1) / blockSize;
-        for (;;) {
-            intptr_t b = atomic_fetch_add_explicit(&progress->claimed[c], 1, memory_order_acq_rel);
-            if (b >= blocks) break;
-            intptr_t from = start + b * blockSize, to = from + blockSize < end ? from + blockSize : end;
-            dk_contact_pass_run_batches(pass, from, to);
-            atomic_fetch_add_explicit(&progress->finished[c], 1, memory_order_acq_rel);
-        }
-        // The next color's batches read the velocities this color's write.
-        for (int spin = 0; atomic_load_explicit(&progress->finished[c], memory_order_acquire) < blocks; spin++) {
-            if (spin < DK_SPINS_BEFORE_YIELD) dk_relax(); else sched_yield();
-        }
+        dk_stage(progress, c, start, end, dk_contact_blocks, pass, 0);
         start = end;
+    }
+}
+
+/// kind: bit 0 general (else center), bit 1 the geometry sweep.
+static void dk_rod_blocks(const void *pass, intptr_t from, intptr_t to, int kind) {
+    if (kind & 1) dk_rod_pass_run_general(pass, from, to, kind >> 1);
+    else dk_rod_pass_run_center(pass, from, to, kind >> 1);
+}
+
+void dk_rod_pass_participate(const dk_rod_pass *pass, const int32_t *centerEnds, intptr_t centerColors,
+                             const int32_t *generalEnds, intptr_t generalColors, dk_stage_progress *progress) {
+    intptr_t stage = 0;
+    if (pass->geometry) {
+        // The geometry of every batch from the poses: independent batches.
+        dk_stage(progress, stage++, 0, pass->centerCount, dk_rod_blocks, pass, 2);
+        dk_stage(progress, stage++, 0, pass->generalCount, dk_rod_blocks, pass, 3);
+    }
+    intptr_t start = 0;
+    for (intptr_t c = 0; c < centerColors; c++) {
+        dk_stage(progress, stage++, start, centerEnds[c], dk_rod_blocks, pass, 0);
+        start = centerEnds[c];
+    }
+    start = 0;
+    for (intptr_t c = 0; c < generalColors; c++) {
+        dk_stage(progress, stage++, start, generalEnds[c], dk_rod_blocks, pass, 1);
+        start = generalEnds[c];
     }
 }
 

@@ -70,6 +70,16 @@ void dk_contact_pass_run(const dk_contact_pass *pass) {
     }
 }
 
+void dk_rod_pass_run_center(const dk_rod_pass *pass, intptr_t from, intptr_t to, int geometry) {
+    const dk_rod_pass p = *pass;
+    centerRodRun4(&p, from, to, geometry);
+}
+
+void dk_rod_pass_run_general(const dk_rod_pass *pass, intptr_t from, intptr_t to, int geometry) {
+    const dk_rod_pass p = *pass;
+    rodRun4(&p, from, to, geometry);
+}
+
 void dk_rod_pass_run(const dk_rod_pass *pass) {
     const dk_rod_pass p = *pass;
     // The geometry sweep over every batch when positions moved, then the pass: the center batches in color order,

@@ -38,6 +38,26 @@ final class WorkerTests: XCTestCase {
         }
     }
 
+    /// Rigid links: the rod batches' passes, color by color.
+    func test_jointGrid_isBitIdenticalOnOneToFourWorkers() throws {
+        let one = try run(.jointGrid(40), steps: 20)
+        for workers in 2...4 {
+            let many = try run(.jointGrid(40), steps: 20, workers: workers)
+            XCTAssertGreaterThan(many.parallel, 0, "\(workers) workers: no pass ran in parallel")
+            XCTAssertEqual(many.hash, one.hash, "\(workers) workers")
+        }
+    }
+
+    /// Free motion (no contact, no joint): the free-motion pass in blocks of bodies.
+    func test_freeMotion_isBitIdenticalOnOneToFourWorkers() throws {
+        let one = try run(.fieldSwarm(5000), steps: 30)
+        for workers in 2...4 {
+            let many = try run(.fieldSwarm(5000), steps: 30, workers: workers)
+            XCTAssertGreaterThan(many.parallel, 0, "\(workers) workers: no pass ran in parallel")
+            XCTAssertEqual(many.hash, one.hash, "\(workers) workers")
+        }
+    }
+
     /// A host's executor (here Dispatch's) gives the world's results to the bit.
     func test_hostExecutor_givesTheSameState() throws {
         final class DispatchExecutor: StepExecutor {

@@ -1,7 +1,8 @@
 // One Google Benchmark binary: every Benchmarks/SCENES.md scene profile, run by DynamicsKit through the core (bulk API), by
 // DynamicsKit through the object API (a DynamicItem per item, write-back every step), by Box2D 2.4.1 and by
 // Chipmunk 7, in the same process; and, where the processor runs the C kernels at 8 or 16 lanes, through the core
-// again as DynamicsKit4Lanes, held to the portable build's 4 lanes. Names are Engine/scene/size; every benchmark
+// again as DynamicsKit4Lanes, held to the portable build's 4 lanes; and, on a machine with two cores or more, as
+// DynamicsKit2Workers, on two threads (every other row runs on one, as the peers do). Names are Engine/scene/size; every benchmark
 // reports ms_per_step, ms_last120, awake, the lanes and the scene's own numbers as counters, so
 // `--benchmark_format=json` holds the whole comparison. One iteration is one run of the scene, timed manually: its
 // time (Google Benchmark's time column, which compare.py and --benchmark_repetitions' aggregates read) is the mean
@@ -89,11 +90,12 @@ func heapInUse() -> Int {
 }
 
 // Each run times only its steps: the clock is paused for set-up and read-back.
-func runCore(_ profile: Profile, _ state: UnsafeMutableRawPointer) throws -> Run {
+func runCore(_ profile: Profile, _ state: UnsafeMutableRawPointer, workers: Int = 1) throws -> Run {
     dk_benchmark_pause(state)
     defer { dk_benchmark_resume(state) }
     let before = heapInUse()
     guard let (world, ids, links) = try profile.makeCoreWorld() else { throw ProfileError(file: profile.file, path: "scene", message: "not a Benchmarks/SCENES.md scene") }
+    try world.setWorkerCount(workers)
     var steps: [Double] = []
     steps.reserveCapacity(profile.steps)
     let dt = Float(profile.timeStep)
@@ -117,6 +119,7 @@ func runObjects(_ profile: Profile, _ state: UnsafeMutableRawPointer) -> Run {
     defer { dk_benchmark_resume(state) }
     let before = heapInUse()
     let scene = profile.makeScene()
+    scene.animator.workerCount = 1
     var steps: [Double] = []
     steps.reserveCapacity(profile.steps)
     var engine: [Double] = []
@@ -235,6 +238,14 @@ for profile in profiles {
             defer { try? World.limitVectorLanes(to: nil) }
             while dk_benchmark_keep_running(state) != 0 {
                 do { report(state, profile, try runCore(profile, state)) } catch { dk_benchmark_skip_with_error(state, "\(error)") }
+            }
+        }
+    }
+    if WorkerPool.processorCount >= 2 {
+        // The same core run on two threads (the other rows run on one, as the peers do).
+        register("DynamicsKit2Workers/\(suffix)") { state in
+            while dk_benchmark_keep_running(state) != 0 {
+                do { report(state, profile, try runCore(profile, state, workers: 2)) } catch { dk_benchmark_skip_with_error(state, "\(error)") }
             }
         }
     }

@@ -54,6 +54,8 @@ extension World {
         flushRodImpulses()
         rodSolver.batches.removeAll(keepingCapacity: true)
         rodSolver.centerBatches.removeAll(keepingCapacity: true)
+        rodSolver.centerColorEnds.removeAll(keepingCapacity: true)
+        rodSolver.generalColorEnds.removeAll(keepingCapacity: true)
         rodSolver.scalarJoints.removeAll(keepingCapacity: true)
         rodSolver.colored.removeAll(keepingCapacity: true)
         rodSolver.bodies.removeAll(keepingCapacity: true)
@@ -208,6 +210,13 @@ extension World {
                     impulse: V(l0.impulse, l1.impulse, l2.impulse, l3.impulse),
                     rAx: .zero, rAy: .zero, rBx: .zero, rBy: .zero, ax: .zero, ay: .zero, axialMass: .zero, error: .zero))
             }
+            // Where this color's batches of each kind end (colors without batches of a kind are left out).
+            if rodSolver.centerBatches.count > Int(rodSolver.centerColorEnds.last ?? 0) {
+                rodSolver.centerColorEnds.append(Int32(rodSolver.centerBatches.count))
+            }
+            if rodSolver.batches.count > Int(rodSolver.generalColorEnds.last ?? 0) {
+                rodSolver.generalColorEnds.append(Int32(rodSolver.batches.count))
+            }
         }
     }
 
@@ -281,7 +290,25 @@ extension World {
                     geometry: geometry ? 1 : 0, warmStart: warmStart ? 1 : 0,
                     biasRate: useBias ? soft.biasRate : 0, massScale: useBias ? soft.massScale : 1,
                     impulseScale: useBias ? soft.impulseScale : 0, maxBias: settings.jointPushMaxVelocity)
-                dk_rod_pass_run(&pass)
+                let stages = 2 + rodSolver.centerColorEnds.count + rodSolver.generalColorEnds.count
+                if let executor = executor(work: center.count + general.count, minimum: WorkerState.parallelRodBatches) {
+                    // Every participant takes blocks of each stage in turn (DynamicsPool.h).
+                    let progress = workers.progress
+                    workers.parallelPasses &+= 1
+                    dk_stage_progress_reset(progress, stages, WorkerState.rodBlock, executor.concurrency)
+                    rodSolver.centerColorEnds.withUnsafeBufferPointer { centerEnds in
+                        rodSolver.generalColorEnds.withUnsafeBufferPointer { generalEnds in
+                            withUnsafePointer(to: &pass) { pass in
+                                executor.run(executor.concurrency) { _ in
+                                    dk_rod_pass_participate(pass, centerEnds.baseAddress, centerEnds.count,
+                                                            generalEnds.baseAddress, generalEnds.count, progress)
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    dk_rod_pass_run(&pass)
+                }
             }
             }
             guard copyOut else { return }
@@ -304,6 +331,10 @@ struct WideRodSolver {
     /// and the colors taken at each awake body.
     var batches: [WideRodBatch] = []
     var centerBatches: [CenterRodBatch] = []
+    /// Where each color's batches end, of each kind (colors with none of a kind left out): the stages of a pass run
+    /// on several workers.
+    var centerColorEnds: [Int32] = []
+    var generalColorEnds: [Int32] = []
     var scalarJoints: [Int32] = []
     var colored: [UInt64] = []
     var sorted: [Int32] = []

@@ -189,7 +189,12 @@ extension World {
                     c.pointee.world.integrateSpin(slot: slot, h: c.pointee.h, substeps: c.pointee.substeps)
                 }
                 p.context = UnsafeMutableRawPointer(context)
-                return dk_free_motion(&p) != 0
+                // Bodies in blocks, on every worker: each body's pass reads and writes its own slots only.
+                return withUnsafePointer(to: &p) { p in
+                    forEachBlock(count: b.awakeCount, minimumBlock: 512, parallelMinimum: 2048) { range in
+                        dk_free_motion_range(p, range.lowerBound, range.upperBound) != 0
+                    }
+                }
             }
         }
     }

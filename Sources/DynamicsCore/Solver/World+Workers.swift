@@ -13,11 +13,18 @@ struct WorkerState {
     var parallelPasses = 0
     /// The staged passes' shared counters (allocated with the world, freed with it).
     let progress: OpaquePointer = dk_stage_progress_create()
+    /// One flag per block of a block pass (`forEachBlock`).
+    let blockResults = UnsafeMutablePointer<Bool>.allocate(capacity: WorkerState.maximumBlocks)
+    /// The most blocks a block pass is cut into.
+    static let maximumBlocks = 64
 
     /// The fewest contact batches (of four constraints) in a claimed block: about half a microsecond of work.
     static let contactBlock = 16
     /// Below this many batches a pass runs on the caller's thread alone: handing it out would cost more than it saves.
     static let parallelContactBatches = 128
+    /// The same for rod batches (cheaper than contacts: more of them make a block and a pass).
+    static let rodBlock = 32
+    static let parallelRodBatches = 256
 }
 
 extension World {
@@ -40,6 +47,26 @@ extension World {
     public func setExecutor(_ executor: StepExecutor?) {
         workers.hostExecutor = executor
         if executor != nil { workers.pool = nil }
+    }
+
+    /// Runs `body` over `0 ..< count` cut into consecutive blocks of at least `minimumBlock` (a multiple of 16, so
+    /// blocks start on every kernel's lane boundary) and at most `WorkerState.maximumBlocks` blocks, on the executor
+    /// when `count` reaches `parallelMinimum`; returns whether any call returned true. Each call must write only to
+    /// its own block's slots: the result is then the same whichever thread runs which block.
+    func forEachBlock(count: Int, minimumBlock: Int, parallelMinimum: Int, _ body: (Range<Int>) -> Bool) -> Bool {
+        guard count > 0 else { return false }
+        guard let executor = executor(work: count, minimum: parallelMinimum) else { return body(0..<count) }
+        let perBlock = Swift.max(minimumBlock, (count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks + 15) & ~15
+        let blocks = (count + perBlock - 1) / perBlock
+        let results = workers.blockResults
+        workers.parallelPasses &+= 1
+        executor.run(blocks) { k in
+            let from = k * perBlock
+            results[k] = body(from..<Swift.min(from + perBlock, count))
+        }
+        var any = false
+        for k in 0..<blocks where results[k] { any = true }
+        return any
     }
 
     /// The executor for a stage with `work` units of at least `minimum`, or nil to run it on the caller's thread.

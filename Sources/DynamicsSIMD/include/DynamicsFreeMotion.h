@@ -70,5 +70,7 @@ typedef struct dk_free_params {
 
 /// Runs the pass; returns 1 when some body has rested long enough to sleep.
 int dk_free_motion(const dk_free_params *params);
+/// The pass over slots from ..< to only (each body's results are its own: any split of the slots gives the same bits).
+int dk_free_motion_range(const dk_free_params *params, intptr_t from, intptr_t to);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 #include "DynamicsContacts.h"
+#include "DynamicsRods.h"
 
 typedef struct dk_pool dk_pool;
 typedef void (*dk_task_fn)(void *context, intptr_t task);
@@ -29,17 +30,24 @@ void dk_pool_destroy(dk_pool *pool);
 /// job at a time per pool.
 void dk_pool_run(dk_pool *pool, dk_task_fn fn, void *context, intptr_t taskCount);
 
-/// The shared progress of one staged pass: per color, the blocks claimed and the blocks finished.
+/// The shared progress of one staged pass: per stage (a color, or a sweep), the blocks claimed and the blocks
+/// finished.
 typedef struct dk_stage_progress dk_stage_progress;
 dk_stage_progress *dk_stage_progress_create(void);
 void dk_stage_progress_destroy(dk_stage_progress *progress);
-/// Clears the counters for a pass over `colorCount` colors (at most 64) by `participants`, in blocks of at least
+/// Clears the counters for a pass of `stageCount` stages (at most 160) by `participants`, in blocks of at least
 /// `minimumBlock` batches.
-void dk_stage_progress_reset(dk_stage_progress *progress, intptr_t colorCount, intptr_t minimumBlock, intptr_t participants);
+void dk_stage_progress_reset(dk_stage_progress *progress, intptr_t stageCount, intptr_t minimumBlock, intptr_t participants);
 
 /// One participant's share of a contact pass (`dk_contact_pass_run`): color by color, it claims blocks of the color's
 /// batches until none is left, then waits until every block of the color is finished before the next. Every
 /// participant of the pass calls it with the same pass and progress; the first to arrive may do all of it.
 void dk_contact_pass_participate(const dk_contact_pass *pass, dk_stage_progress *progress);
+
+/// One participant's share of a rod pass (`dk_rod_pass_run`): the geometry sweep when the pass asks for it, then the
+/// center batches color by color (color c ends at centerEnds[c]), then the others (generalEnds). A pass of
+/// 2 + centerColors + generalColors stages.
+void dk_rod_pass_participate(const dk_rod_pass *pass, const int32_t *centerEnds, intptr_t centerColors,
+                             const int32_t *generalEnds, intptr_t generalColors, dk_stage_progress *progress);
 
 #endif

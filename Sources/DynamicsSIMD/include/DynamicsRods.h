@@ -59,5 +59,8 @@ typedef struct dk_rod_pass {
 } dk_rod_pass;
 
 void dk_rod_pass_run(const dk_rod_pass *pass);
+/// Center or general batches from ..< to only: the geometry sweep (`geometry` 1) or the pass (0).
+void dk_rod_pass_run_center(const dk_rod_pass *pass, intptr_t from, intptr_t to, int geometry);
+void dk_rod_pass_run_general(const dk_rod_pass *pass, intptr_t from, intptr_t to, int geometry);
 
 #endif
