@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 
 /// The job ticket: the job's generation in the high 32 bits, its task count in the next 16 and the next task to
 /// claim in the low 16. Claiming is one compare-and-swap on the whole ticket, so a helper still holding an earlier
@@ -148,6 +149,8 @@ struct dk_stage_progress {
     _Atomic intptr_t claimed[DK_STAGES_MAX];
     _Atomic intptr_t finished[DK_STAGES_MAX];
     intptr_t minimumBlock, participants;
+    /// Nanoseconds participants spent waiting beyond the spin phase for blocks another had claimed.
+    _Atomic long long stalled;
 };
 
 dk_stage_progress *dk_stage_progress_create(void) { return calloc(1, sizeof(dk_stage_progress)); }
@@ -182,9 +185,23 @@ static inline void dk_stage(dk_stage_progress *progress, intptr_t stage, intptr_
         run(pass, start, end, kind);
         atomic_fetch_add_explicit(&progress->finished[stage], 1, memory_order_acq_rel);
     }
-    for (int spin = 0; atomic_load_explicit(&progress->finished[stage], memory_order_acquire) < blocks; spin++) {
-        if (spin < DK_SPINS_BEFORE_YIELD) dk_relax(); else sched_yield();
+    int spin = 0;
+    for (; spin < DK_SPINS_BEFORE_YIELD; spin++) {
+        if (atomic_load_explicit(&progress->finished[stage], memory_order_acquire) >= blocks) return;
+        dk_relax();
     }
+    // A long wait: the participant holding the last block is likely not running (another process holds its
+    // core). The time is counted, so the world can fall back to one thread while that lasts.
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (atomic_load_explicit(&progress->finished[stage], memory_order_acquire) < blocks) sched_yield();
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    long long waited = (end.tv_sec - start.tv_sec) * 1000000000LL + (end.tv_nsec - start.tv_nsec);
+    atomic_fetch_add_explicit(&progress->stalled, waited, memory_order_relaxed);
+}
+
+long long dk_stage_progress_take_stalled(dk_stage_progress *progress) {
+    return atomic_exchange_explicit(&progress->stalled, 0, memory_order_relaxed);
 }
 
 static void dk_contact_blocks(const void *pass, intptr_t from, intptr_t to, int kind) {

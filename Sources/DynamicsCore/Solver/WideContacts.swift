@@ -431,10 +431,9 @@ extension World {
                     if ends.count <= 64, let executor = executor(work: batches.count, minimum: WorkerState.parallelContactBatches) {
                         // Every participant takes blocks of each color in turn (DynamicsPool.h).
                         let progress = workers.progress
-                        workers.parallelPasses &+= 1
                         dk_stage_progress_reset(progress, ends.count, WorkerState.contactBlock, executor.concurrency)
                         withUnsafePointer(to: &pass) { pass in
-                            executor.run(executor.concurrency) { _ in dk_contact_pass_participate(pass, progress) }
+                            runParallel(executor, executor.concurrency) { _ in dk_contact_pass_participate(pass, progress) }
                         }
                     } else {
                         dk_contact_pass_run(&pass)

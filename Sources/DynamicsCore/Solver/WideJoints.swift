@@ -294,12 +294,11 @@ extension World {
                 if let executor = executor(work: center.count + general.count, minimum: WorkerState.parallelRodBatches) {
                     // Every participant takes blocks of each stage in turn (DynamicsPool.h).
                     let progress = workers.progress
-                    workers.parallelPasses &+= 1
                     dk_stage_progress_reset(progress, stages, WorkerState.rodBlock, executor.concurrency)
                     rodSolver.centerColorEnds.withUnsafeBufferPointer { centerEnds in
                         rodSolver.generalColorEnds.withUnsafeBufferPointer { generalEnds in
                             withUnsafePointer(to: &pass) { pass in
-                                executor.run(executor.concurrency) { _ in
+                                runParallel(executor, executor.concurrency) { _ in
                                     dk_rod_pass_participate(pass, centerEnds.baseAddress, centerEnds.count,
                                                             generalEnds.baseAddress, generalEnds.count, progress)
                                 }

@@ -44,6 +44,7 @@ extension World {
         if jointStore.awakeDirty { refreshAwakeJoints() }
         releaseUnusedScratch()
         finish(.islands)
+        updateWorkerBackoff()
 
         stepCount += 1
         profile.total = (clock.now - start) / .seconds(1)

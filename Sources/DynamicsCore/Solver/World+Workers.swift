@@ -11,6 +11,15 @@ struct WorkerState {
     var pool: WorkerPool?
     /// Passes handed to an executor so far (for tests: that a scene took the parallel path).
     var parallelPasses = 0
+    /// This step's time in passes handed to an executor, nanoseconds.
+    var parallelNanoseconds: Int64 = 0
+    /// Steps left to run on the caller's thread alone after workers were seen held up (`updateWorkerBackoff`), and
+    /// the length of the next such back-off.
+    var backoffSteps = 0
+    var backoffLength = WorkerState.shortestBackoff
+    /// Back-offs last from one second of steps to a minute.
+    static let shortestBackoff = 60
+    static let longestBackoff = 3600
     /// The staged passes' shared counters (allocated with the world, freed with it).
     let progress: OpaquePointer = dk_stage_progress_create()
     /// One flag per block of a block pass (`forEachBlock`).
@@ -59,8 +68,7 @@ extension World {
         let perBlock = Swift.max(minimumBlock, (count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks + 15) & ~15
         let blocks = (count + perBlock - 1) / perBlock
         let results = workers.blockResults
-        workers.parallelPasses &+= 1
-        executor.run(blocks) { k in
+        runParallel(executor, blocks) { k in
             let from = k * perBlock
             results[k] = body(from..<Swift.min(from + perBlock, count))
         }
@@ -69,9 +77,39 @@ extension World {
         return any
     }
 
+    /// Runs `count` tasks on `executor`, timing them for the back-off.
+    func runParallel(_ executor: StepExecutor, _ count: Int, _ task: (Int) -> Void) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        workers.parallelPasses &+= 1
+        executor.run(count, task)
+        let elapsed = (clock.now - start).components
+        workers.parallelNanoseconds &+= elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000
+    }
+
+    /// Once per step: when participants of this step's passes waited, for blocks another had claimed, more than a
+    /// quarter of the passes' time, a worker was not running (another process holds its core) and spinning for it
+    /// costs more than it saves. The step then runs on the caller's thread alone for a while (a second of steps,
+    /// doubling while it recurs, up to a minute), and tries its workers again. The results are the same either way.
+    func updateWorkerBackoff() {
+        let stalled = dk_stage_progress_take_stalled(workers.progress)
+        defer { workers.parallelNanoseconds = 0 }
+        if workers.backoffSteps > 0 {
+            workers.backoffSteps -= 1
+            return
+        }
+        guard workers.parallelNanoseconds > 0 else { return }
+        if stalled * 4 > workers.parallelNanoseconds {
+            workers.backoffSteps = workers.backoffLength
+            workers.backoffLength = Swift.min(2 * workers.backoffLength, WorkerState.longestBackoff)
+        } else {
+            workers.backoffLength = Swift.max(workers.backoffLength / 2, WorkerState.shortestBackoff)
+        }
+    }
+
     /// The executor for a stage with `work` units of at least `minimum`, or nil to run it on the caller's thread.
     func executor(work: Int, minimum: Int) -> StepExecutor? {
-        guard work >= minimum else { return nil }
+        guard work >= minimum, workers.backoffSteps == 0 else { return nil }
         if let host = workers.hostExecutor { return host.concurrency > 1 ? host : nil }
         guard workers.workerCount > 1 else { return nil }
         if let pool = workers.pool { return pool }

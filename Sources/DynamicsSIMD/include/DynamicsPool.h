@@ -39,6 +39,11 @@ void dk_stage_progress_destroy(dk_stage_progress *progress);
 /// `minimumBlock` batches.
 void dk_stage_progress_reset(dk_stage_progress *progress, intptr_t stageCount, intptr_t minimumBlock, intptr_t participants);
 
+/// Nanoseconds participants have spent waiting, beyond a short spin, for a block another participant claimed,
+/// since the last call; resets the count. A participant that claims a block and is then descheduled (another
+/// process holds its core) holds up the others this long.
+long long dk_stage_progress_take_stalled(dk_stage_progress *progress);
+
 /// One participant's share of a contact pass (`dk_contact_pass_run`): color by color, it claims blocks of the color's
 /// batches until none is left, then waits until every block of the color is finished before the next. Every
 /// participant of the pass calls it with the same pass and progress; the first to arrive may do all of it.
