@@ -50,9 +50,9 @@ final class WorkerTests: XCTestCase {
 
     /// Free motion (no contact, no joint): the free-motion pass in blocks of bodies.
     func test_freeMotion_isBitIdenticalOnOneToFourWorkers() throws {
-        let one = try run(.fieldSwarm(5000), steps: 30)
+        let one = try run(.fieldSwarm(40000), steps: 10)
         for workers in 2...4 {
-            let many = try run(.fieldSwarm(5000), steps: 30, workers: workers)
+            let many = try run(.fieldSwarm(40000), steps: 10, workers: workers)
             XCTAssertGreaterThan(many.parallel, 0, "\(workers) workers: no pass ran in parallel")
             XCTAssertEqual(many.hash, one.hash, "\(workers) workers")
         }
