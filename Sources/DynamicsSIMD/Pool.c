@@ -210,11 +210,24 @@ static void dk_contact_blocks(const void *pass, intptr_t from, intptr_t to, int 
 }
 
 void dk_contact_pass_participate(const dk_contact_pass *pass, dk_stage_progress *progress) {
+    // The coloring fills its first colors most: the last ones often hold a few batches each, too few to share
+    // (waiting for the others at each one's end would cost more than solving it). From the first of the colors
+    // that are all that small, one participant solves the rest alone, in color order, and the others are done.
+    intptr_t colors = pass->colorCount < DK_STAGES_MAX ? pass->colorCount : DK_STAGES_MAX;
+    intptr_t tail = colors;
+    while (tail > 0 && pass->colorEnds[tail - 1] - (tail > 1 ? pass->colorEnds[tail - 2] : 0) < 2 * progress->minimumBlock)
+        tail--;
     intptr_t start = 0;
-    for (intptr_t c = 0; c < pass->colorCount && c < DK_STAGES_MAX; c++) {
+    for (intptr_t c = 0; c < tail; c++) {
         const intptr_t end = pass->colorEnds[c];
         dk_stage(progress, c, start, end, dk_contact_blocks, pass, 0);
         start = end;
+    }
+    if (tail < colors && atomic_fetch_add_explicit(&progress->claimed[tail], 1, memory_order_acq_rel) == 0) {
+        for (intptr_t c = tail; c < colors; c++) {
+            dk_contact_pass_run_batches(pass, start, pass->colorEnds[c]);
+            start = pass->colorEnds[c];
+        }
     }
 }
 
