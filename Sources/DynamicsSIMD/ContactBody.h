@@ -157,7 +157,7 @@ static inline __attribute__((always_inline)) void DK_FN(contactGroup)(const dk_c
 }
 
 /// The color's batches from `from` to `to`, DK_LANES / 4 at a time while that many are left; returns the first not done.
-static intptr_t DK_FN(contactRun)(const dk_contact_pass *p, intptr_t from, intptr_t to) {
+static inline __attribute__((always_inline)) intptr_t DK_FN(contactRun)(const dk_contact_pass *p, intptr_t from, intptr_t to) {
     intptr_t k = from;
     if (p->warmStart) {
         for (; k + DK_LANES / 4 <= to; k += DK_LANES / 4) DK_FN(contactGroup)(p, p->batches + k, 1, 0);
@@ -167,4 +167,11 @@ static intptr_t DK_FN(contactRun)(const dk_contact_pass *p, intptr_t from, intpt
         for (; k + DK_LANES / 4 <= to; k += DK_LANES / 4) DK_FN(contactGroup)(p, p->batches + k, 0, 0);
     }
     return k;
+}
+
+/// `contactRun` on a local copy of the pass: the stores through the batch and state pointers cannot change it, so
+/// its pointers and constants stay in registers.
+static intptr_t DK_FN(contactRange)(const dk_contact_pass *pass, intptr_t from, intptr_t to) {
+    const dk_contact_pass p = *pass;
+    return DK_FN(contactRun)(&p, from, to);
 }

@@ -43,12 +43,11 @@
 #endif
 
 void dk_contact_pass_run_batches(const dk_contact_pass *pass, intptr_t from, intptr_t to) {
-    const dk_contact_pass p = *pass;
     intptr_t k = from;
 #if defined(__x86_64__)
-    if (dk_vector_width() >= 8) k = contactRun8(&p, k, to);
+    if (dk_vector_width() >= 8) k = contactRange8(pass, k, to);
 #endif
-    contactRun4(&p, k, to);
+    contactRange4(pass, k, to);
 }
 
 void dk_contact_pass_run(const dk_contact_pass *pass) {
@@ -63,21 +62,11 @@ void dk_contact_pass_run(const dk_contact_pass *pass) {
         intptr_t k = start;
         // Two batches at a time while two are left, then the rest one by one.
 #if defined(__x86_64__)
-        if (width >= 8) k = contactRun8(&p, k, end);
+        if (width >= 8) k = contactRange8(&p, k, end);
 #endif
-        contactRun4(&p, k, end);
+        contactRange4(&p, k, end);
         start = end;
     }
-}
-
-void dk_rod_pass_run_center(const dk_rod_pass *pass, intptr_t from, intptr_t to, int geometry) {
-    const dk_rod_pass p = *pass;
-    centerRodRun4(&p, from, to, geometry);
-}
-
-void dk_rod_pass_run_general(const dk_rod_pass *pass, intptr_t from, intptr_t to, int geometry) {
-    const dk_rod_pass p = *pass;
-    rodRun4(&p, from, to, geometry);
 }
 
 void dk_rod_pass_run(const dk_rod_pass *pass) {

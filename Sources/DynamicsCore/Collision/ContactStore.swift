@@ -34,6 +34,16 @@ struct Contact {
 /// with, and the reference poses whose manifolds the narrowphase may reuse.
 struct ContactStore {
     var contacts: [Contact] = []
+    /// The narrowphase's per-chunk lists when it runs on several workers (World+Narrowphase.swift).
+    var chunks: NarrowphaseChunks?
+
+    /// The chunks' lists, allocated on first use.
+    mutating func narrowphaseChunks() -> NarrowphaseChunks {
+        if let chunks { return chunks }
+        let made = NarrowphaseChunks()
+        chunks = made
+        return made
+    }
     /// Last step's contacts, as the narrowphase reads them while it rebuilds `contacts` into this buffer's twin: the
     /// two swap every step (scratch kept between steps).
     var history: [Contact] = []

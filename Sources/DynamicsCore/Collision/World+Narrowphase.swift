@@ -196,20 +196,22 @@ extension World {
             shapeStore.polygonNormals.withUnsafeBufferPointer { pn in
             history.withUnsafeBufferPointer { old in
             broadphase.pairReach.withUnsafeBufferPointer { reaches in
-                var merge = NarrowphaseMerge(contacts: contacts, ended: ended, began: began)
-                contacts = []; ended = []; began = []
-                defer { contacts = merge.contacts; ended = merge.ended; began = merge.began; reused = merge.reused }
-                var oi = 0
+                /// The pairs of `range` merged with last step's contacts `oldFrom ..< oldTo` (those whose keys fall
+                /// within the range's, and after its last key up to the next range's first) into `merge`, with the
+                /// islands to wake into `wakeList`; `scratch` holds the polygons of non-quad shapes.
+                func mergeRange(_ range: Range<Int>, _ oldFrom: Int, _ oldTo: Int, _ merge: inout NarrowphaseMerge,
+                                _ wakeList: inout [Int32], _ scratch: UnsafeMutablePointer<Vec2>) {
+                var oi = oldFrom
                 var mixedOf: (Int32, Int32) = (.min, .min)
                 var mixedFriction: Float = 0, mixedRestitution: Float = 0
-                for p in 0..<pairs.count {
+                for p in range {
                     let key = pairs[p]
-                    while oi < oldCount && old[oi].bodyPair < key {
+                    while oi < oldTo && old[oi].bodyPair < key {
                         if old[oi].touching { merge.ended.append(endedEvent(old[oi])) }
                         oi += 1
                     }
                     let oldStart = oi
-                    while oi < oldCount && old[oi].bodyPair == key { oi += 1 }
+                    while oi < oldTo && old[oi].bodyPair == key { oi += 1 }
                     let ia = Int(key >> 32), ib = Int(key & 0xFFFF_FFFF)
                     let sa = Int(slot[ia]), sb = Int(slot[ib])
                     let pA = pos[sa], pB = pos[sb]
@@ -343,9 +345,57 @@ extension World {
                         if sb >= awakeCount, sleepingIsland[ib] >= 0 { wakeList.append(sleepingIsland[ib]) }
                     }
                 }
-                while oi < oldCount {
+                while oi < oldTo {
                     if old[oi].touching { merge.ended.append(endedEvent(old[oi])) }
                     oi += 1
+                }
+                }
+
+                var merge = NarrowphaseMerge(contacts: contacts, ended: ended, began: began)
+                contacts = []; ended = []; began = []
+                defer { contacts = merge.contacts; ended = merge.ended; began = merge.began; reused = merge.reused }
+                guard let executor = executor(work: pairs.count, minimum: workers.parallelPairs) else {
+                    mergeRange(0..<pairs.count, 0, oldCount, &merge, &wakeList, scratch)
+                    return
+                }
+                // In chunks of consecutive pairs, each merged with the part of last step's list its keys reach, into
+                // lists of its own, then joined in chunk order: the same lists as one pass makes.
+                let chunks = contactStore.narrowphaseChunks()
+                let perChunk = Swift.max(Swift.min(WorkerState.pairChunk, workers.parallelPairs / 2), (pairs.count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks)
+                let chunkCount = (pairs.count + perChunk - 1) / perChunk
+                /// The first of last step's contacts whose key is not below `key`.
+                func firstOld(atLeast key: UInt64) -> Int {
+                    var lo = 0, hi = oldCount
+                    while lo < hi {
+                        let mid = (lo + hi) / 2
+                        if old[mid].bodyPair < key { lo = mid + 1 } else { hi = mid }
+                    }
+                    return lo
+                }
+                runParallel(executor, chunkCount) { k in
+                    let from = k * perChunk, to = Swift.min(from + perChunk, pairs.count)
+                    let oldFrom = k == 0 ? 0 : firstOld(atLeast: pairs[from])
+                    let oldTo = to == pairs.count ? oldCount : firstOld(atLeast: pairs[to])
+                    let chunk = chunks.lists + k
+                    var part = NarrowphaseMerge(contacts: chunk.pointee.contacts, ended: chunk.pointee.ended,
+                                                began: chunk.pointee.began)
+                    var wake = chunk.pointee.wake
+                    chunk.pointee = NarrowphaseChunk()
+                    part.contacts.removeAll(keepingCapacity: true)
+                    part.ended.removeAll(keepingCapacity: true)
+                    part.began.removeAll(keepingCapacity: true)
+                    wake.removeAll(keepingCapacity: true)
+                    mergeRange(from..<to, oldFrom, oldTo, &part, &wake, chunks.scratch + k * 4 * maxPolygonVertices)
+                    chunk.pointee = NarrowphaseChunk(contacts: part.contacts, ended: part.ended, began: part.began,
+                                                     wake: wake, reused: part.reused)
+                }
+                for k in 0..<chunkCount {
+                    let chunk = chunks.lists[k]
+                    merge.contacts.append(contentsOf: chunk.contacts)
+                    merge.ended.append(contentsOf: chunk.ended)
+                    merge.began.append(contentsOf: chunk.began)
+                    wakeList.append(contentsOf: chunk.wake)
+                    merge.reused += chunk.reused
                 }
             }
             }
@@ -425,7 +475,35 @@ extension World {
 
 /// What the narrowphase's merge carries from one pair to the next: passed `inout` to its step for two shapes, so
 /// that no variable that step captures needs a run-time exclusivity check.
-private struct NarrowphaseMerge {
+/// One chunk's lists of a narrowphase run on several workers, kept between steps with their capacity.
+struct NarrowphaseChunk {
+    var contacts: [Contact] = []
+    var ended: [ContactEndedEvent] = []
+    var began: [ContactBeganEvent] = []
+    var wake: [Int32] = []
+    var reused = 0
+}
+
+/// The chunks' lists and polygon scratch, one of each per chunk (`WorkerState.maximumBlocks`), allocated the first
+/// time the narrowphase runs on several workers.
+struct NarrowphaseChunks {
+    let lists: UnsafeMutablePointer<NarrowphaseChunk>
+    let scratch: UnsafeMutablePointer<Vec2>
+
+    init() {
+        lists = .allocate(capacity: WorkerState.maximumBlocks)
+        lists.initialize(repeating: NarrowphaseChunk(), count: WorkerState.maximumBlocks)
+        scratch = .allocate(capacity: WorkerState.maximumBlocks * 4 * maxPolygonVertices)
+    }
+
+    func free() {
+        lists.deinitialize(count: WorkerState.maximumBlocks)
+        lists.deallocate()
+        scratch.deallocate()
+    }
+}
+
+struct NarrowphaseMerge {
     var contacts: [Contact]
     var ended: [ContactEndedEvent]
     var began: [ContactBeganEvent]

@@ -31,6 +31,10 @@ struct WorkerState {
     static let contactBlock = 16
     /// Below this many batches a pass runs on the caller's thread alone: handing it out would cost more than it saves.
     static let parallelContactBatches = 128
+    /// Candidate pairs per narrowphase chunk at least, and the fewest pairs worth handing out (tests lower it to
+    /// reach the parallel path with small scenes).
+    static let pairChunk = 512
+    var parallelPairs = 4096
     /// The same for rod batches (cheaper than contacts: more of them make a block and a pass).
     static let rodBlock = 32
     static let parallelRodBatches = 256
