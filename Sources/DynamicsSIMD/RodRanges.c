@@ -9,15 +9,7 @@
 #include "DynamicsRods.h"
 #include "Widths.h"
 
-#define DK_LANES 4
-#define DK_VF dk_vf4
-#define DK_VI dk_vi4
-#define ZIPLO(a, b) __builtin_shufflevector(a, b, 0, 4, 1, 5)
-#define ZIPHI(a, b) __builtin_shufflevector(a, b, 2, 6, 3, 7)
-#define LOHALF(a, b) __builtin_shufflevector(a, b, 0, 1, 4, 5)
-#define HIHALF(a, b) __builtin_shufflevector(a, b, 2, 3, 6, 7)
-#include "WidthOps.h"
-#include "PackedOps.h"
+#include "Solver4.h"
 #include "RodBody.h"
 #include "SolverWidthEnd.h"
 
