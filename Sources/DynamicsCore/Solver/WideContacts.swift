@@ -256,21 +256,39 @@ extension World {
             let slot = bodies.slot
             let pos = columns.position, rot = columns.rotation
             let invMass = columns.invMass, invI = columns.invInertia
-            withUnsafeTemporaryAllocation(of: ContactLanes.Lane.self, capacity: 4) { lanesBuffer in
-            let lane = lanesBuffer.baseAddress!
             contactStore.contacts.withUnsafeBufferPointer { cs in
             contactSolver.bodyEntry.withUnsafeBufferPointer { entry in
             contactSolver.sorted.withUnsafeBufferPointer { sorted in
             contactSolver.colored.withUnsafeMutableBufferPointer { place in
-                var k = 0, built = 0
-                for color in 0..<World.overflowColor {
-                    let end = contactSolver.colorStart[color]
-                    while k < end {
-                        let lanes = Swift.min(4, end - k)
-                        let index = firstBatch + built
+            contactSolver.colorStart.withUnsafeBufferPointer { colorEnd in
+            let colors = World.overflowColor
+            // Per color, where its contacts start in `sorted` and where its batches start (from the first).
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (colors + 1)) { starts in
+                let contactStart = starts.baseAddress!, batchStart = starts.baseAddress! + colors + 1
+                var k = 0, b = 0
+                for color in 0..<colors {
+                    contactStart[color] = k; batchStart[color] = b
+                    b += (colorEnd[color] - k + 3) / 4
+                    k = colorEnd[color]
+                    if firstBatch + b > Int(contactSolver.colorEnds.last ?? 0) {
+                        contactSolver.colorEnds.append(Int32(firstBatch + b))
+                    }
+                }
+                contactStart[colors] = k; batchStart[colors] = b
+                assert(b == batchCount, "built \(b) contact batches where \(batchCount) were counted")
+                /// Batches `range` (from the first of this step), four sorted contacts of one color each; each writes
+                /// its own batch and its contacts' places only.
+                func build(_ range: Range<Int>, _ lane: UnsafeMutablePointer<ContactLanes.Lane>) {
+                    var color = 0
+                    while batchStart[color + 1] <= range.lowerBound { color += 1 }
+                    for batch in range {
+                        while batchStart[color + 1] <= batch { color += 1 }
+                        let first = contactStart[color] + 4 * (batch - batchStart[color])
+                        let lanes = Swift.min(4, colorEnd[color] - first)
+                        let index = firstBatch + batch
                         for j in 0..<4 {
                             guard j < lanes else { (lane + j).initialize(to: ContactLanes.Lane()); continue }
-                            let ci = Int(sorted[k + j])
+                            let ci = Int(sorted[first + j])
                             place[ci] = UInt64(index) << 2 | UInt64(j)
                             let c = cs.baseAddress! + ci
                             let sa = Int(slot[Int(c.pointee.bodyA)]), sb = Int(slot[Int(c.pointee.bodyB)])
@@ -278,22 +296,24 @@ extension World {
                                 c, index: ci, slotA: sa, slotB: sb, entryA: entry[sa], entryB: entry[sb], awake: awake,
                                 pos: pos, rot: rot, invMass: invMass, invI: invI))
                         }
-                        k += lanes
-                        (batchOut + built).initialize(to: ContactLanes(lanes: lane).batch())
-                        built += 1
-                    }
-                    if firstBatch + built > Int(contactSolver.colorEnds.last ?? 0) {
-                        contactSolver.colorEnds.append(Int32(firstBatch + built))
+                        (batchOut + batch).initialize(to: ContactLanes(lanes: lane).batch())
                     }
                 }
-                assert(built == batchCount, "built \(built) contact batches where \(batchCount) were counted")
-                // The overflow, in contact order.
-                while k < contactSolver.colorStart[World.overflowColor] {
-                    let ci = Int(sorted[k])
-                    place[ci] = World.overflowPlace | UInt64(contactSolver.scalar.count)
-                    contactSolver.scalar.append(scalarConstraint(contact: ci, soft: overflowSoftness))
-                    k += 1
+                _ = forEachBlock(count: batchCount, minimumBlock: 256, parallelMinimum: 1024) { range in
+                    withUnsafeTemporaryAllocation(of: ContactLanes.Lane.self, capacity: 4) { lanes in
+                        build(range, lanes.baseAddress!)
+                    }
+                    return false
                 }
+            }
+            }
+            // The overflow, in contact order.
+            var k = contactSolver.colorStart[World.overflowColor - 1]
+            while k < contactSolver.colorStart[World.overflowColor] {
+                let ci = Int(sorted[k])
+                place[ci] = World.overflowPlace | UInt64(contactSolver.scalar.count)
+                contactSolver.scalar.append(scalarConstraint(contact: ci, soft: overflowSoftness))
+                k += 1
             }
             }
             }
