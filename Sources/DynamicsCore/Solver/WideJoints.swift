@@ -253,26 +253,28 @@ extension World {
             let vel = columns.velocity, angVel = columns.angularVelocity
             let packedVel = rodSolver.velocity.rawBytes, packedPose = rodSolver.pose.rawBytes
             let copyPoses = rodSolver.geometryStale
-            if copyIn && copyPoses {
+            // The packed state in and out, in blocks of entries on the workers (each entry is one body's own).
+            let copyBlock = 2048, copyMinimum = 4096
+            if copyIn || copyPoses {
                 rodSolver.bodies.withUnsafeBufferPointer { list in
-                    for (e, slot) in list.enumerated() {
-                        let s = Int(slot), v = vel[s], p = pos[s], q = rot[s]
-                        (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
-                        (packedPose + 16 &* e).storeBytes(of: V(p.x, p.y, q.c, q.s), as: V.self)
-                    }
-                }
-            } else if copyIn {
-                rodSolver.bodies.withUnsafeBufferPointer { list in
-                    for (e, slot) in list.enumerated() {
-                        let s = Int(slot), v = vel[s]
-                        (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
-                    }
-                }
-            } else if copyPoses {
-                rodSolver.bodies.withUnsafeBufferPointer { list in
-                    for (e, slot) in list.enumerated() {
-                        let s = Int(slot), p = pos[s], q = rot[s]
-                        (packedPose + 16 &* e).storeBytes(of: V(p.x, p.y, q.c, q.s), as: V.self)
+                    _ = forEachBlock(count: list.count, minimumBlock: copyBlock, parallelMinimum: copyMinimum) { range in
+                        @inline(__always) func velocity(_ e: Int, _ s: Int) {
+                            let v = vel[s]
+                            (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
+                        }
+                        @inline(__always) func pose(_ e: Int, _ s: Int) {
+                            let p = pos[s], q = rot[s]
+                            (packedPose + 16 &* e).storeBytes(of: V(p.x, p.y, q.c, q.s), as: V.self)
+                        }
+                        // One loop per case, so that none tests the flags per body.
+                        if copyIn && copyPoses {
+                            for e in range { let s = Int(list[e]); velocity(e, s); pose(e, s) }
+                        } else if copyIn {
+                            for e in range { velocity(e, Int(list[e])) }
+                        } else {
+                            for e in range { pose(e, Int(list[e])) }
+                        }
+                        return false
                     }
                 }
             }
@@ -312,10 +314,13 @@ extension World {
             }
             guard copyOut else { return }
             rodSolver.bodies.withUnsafeBufferPointer { list in
-                for (e, slot) in list.enumerated() {
-                    let v = (packedVel + 16 &* e).load(as: V.self)
-                    vel[Int(slot)] = Vec2(v[0], v[1])
-                    angVel[Int(slot)] = v[2]
+                _ = forEachBlock(count: list.count, minimumBlock: copyBlock, parallelMinimum: copyMinimum) { range in
+                    for e in range {
+                        let v = (packedVel + 16 &* e).load(as: V.self)
+                        vel[Int(list[e])] = Vec2(v[0], v[1])
+                        angVel[Int(list[e])] = v[2]
+                    }
+                    return false
                 }
             }
         }
