@@ -28,7 +28,6 @@ struct Scene: ParsableCommand {
     var lanes: Lanes?
 
     @OptionGroup var workerOption: WorkersOption
-    var workers: Int? { workerOption.workers }
 
     /// The widths the C kernels can be held to.
     enum Lanes: Int, CaseIterable, ExpressibleByArgument { case four = 4, eight = 8, sixteen = 16 }
@@ -51,7 +50,7 @@ struct Scene: ParsableCommand {
         try World.limitVectorLanes(to: lanes?.rawValue)
         defer { try? World.limitVectorLanes(to: nil) }
         let world = try World(settings: settings)
-        if let workers { try world.setWorkerCount(workers) }
+        if let workers = workerOption.workers { try world.setWorkerCount(workers) }
         let (ids, links) = try world.build(scene)
         let clock = ContinuousClock()
         var times: [Double] = []

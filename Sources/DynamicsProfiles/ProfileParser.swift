@@ -68,11 +68,7 @@ struct ProfileParser {
             guard hz <= 1_000_000 else { throw node.fail("expected a stiffness of at most 1,000,000 Hz, found \(hz)") }
             contactHertz = hz
         }
-        var contactDampingRatio: Double?
-        if let node = try root.optional("contactDampingRatio") {
-            let zeta = try node.number(in: 0...1000, "a damping ratio from 0 to 1000")
-            contactDampingRatio = zeta
-        }
+        let contactDampingRatio = try root.optional("contactDampingRatio")?.number(in: 0...1000, "a damping ratio from 0 to 1000")
         let steps = try root.required("steps").integer(min: 1, max: SupportedRange.stepsPerCall)
         var warmupSteps = 0
         if let w = try root.optional("warmupSteps") {

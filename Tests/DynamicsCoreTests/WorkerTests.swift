@@ -26,45 +26,39 @@ final class WorkerTests: XCTestCase {
         return (world.stateHash() ^ events, world.workers.parallelPasses)
     }
 
-    func test_rain_isBitIdenticalOnOneToFourWorkers() throws {
-        let one = try run(.rain(1000), steps: 250)
-        XCTAssertEqual(one.parallel, 0)
+    /// Runs `scene` on one worker, then on 2, 3 and 4: each of those must hand some pass to the pool and end in the
+    /// one-worker run's state, events included. Returns the one-worker run.
+    @discardableResult
+    func assertSameOnTwoToFourWorkers(_ scene: BenchmarkScene, steps: Int, settings: WorldSettings = WorldSettings(),
+                                      file: StaticString = #filePath, line: UInt = #line) throws -> (hash: UInt64, parallel: Int) {
+        let one = try run(scene, steps: steps, settings: settings)
         for workers in 2...4 {
-            let many = try run(.rain(1000), steps: 250, workers: workers)
-            XCTAssertGreaterThan(many.parallel, 0, "\(workers) workers: no pass ran in parallel")
-            XCTAssertEqual(many.hash, one.hash, "\(workers) workers")
+            let many = try run(scene, steps: steps, workers: workers, settings: settings)
+            XCTAssertGreaterThan(many.parallel, 0, "\(workers) workers: no pass ran in parallel", file: file, line: line)
+            XCTAssertEqual(many.hash, one.hash, "\(workers) workers", file: file, line: line)
         }
+        return one
+    }
+
+    func test_rain_isBitIdenticalOnOneToFourWorkers() throws {
+        let one = try assertSameOnTwoToFourWorkers(.rain(1000), steps: 250)
+        XCTAssertEqual(one.parallel, 0)
     }
 
     func test_pyramid_isBitIdenticalOnOneToFourWorkers() throws {
         var stiff = WorldSettings()
         stiff.contactHertz = 60
-        let one = try run(.pyramid(40), steps: 40, settings: stiff)
-        for workers in 2...4 {
-            let many = try run(.pyramid(40), steps: 40, workers: workers, settings: stiff)
-            XCTAssertGreaterThan(many.parallel, 0, "\(workers) workers: no pass ran in parallel")
-            XCTAssertEqual(many.hash, one.hash, "\(workers) workers")
-        }
+        try assertSameOnTwoToFourWorkers(.pyramid(40), steps: 40, settings: stiff)
     }
 
     /// Rigid links: the rod batches' passes, color by color.
     func test_jointGrid_isBitIdenticalOnOneToFourWorkers() throws {
-        let one = try run(.jointGrid(40), steps: 20)
-        for workers in 2...4 {
-            let many = try run(.jointGrid(40), steps: 20, workers: workers)
-            XCTAssertGreaterThan(many.parallel, 0, "\(workers) workers: no pass ran in parallel")
-            XCTAssertEqual(many.hash, one.hash, "\(workers) workers")
-        }
+        try assertSameOnTwoToFourWorkers(.jointGrid(40), steps: 20)
     }
 
     /// Free motion (no contact, no joint): the free-motion pass in blocks of bodies.
     func test_freeMotion_isBitIdenticalOnOneToFourWorkers() throws {
-        let one = try run(.fieldSwarm(40000), steps: 10)
-        for workers in 2...4 {
-            let many = try run(.fieldSwarm(40000), steps: 10, workers: workers)
-            XCTAssertGreaterThan(many.parallel, 0, "\(workers) workers: no pass ran in parallel")
-            XCTAssertEqual(many.hash, one.hash, "\(workers) workers")
-        }
+        try assertSameOnTwoToFourWorkers(.fieldSwarm(40000), steps: 10)
     }
 
     /// A host's executor (here Dispatch's) gives the world's results to the bit.

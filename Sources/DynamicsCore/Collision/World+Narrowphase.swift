@@ -503,7 +503,7 @@ struct NarrowphaseChunks {
     }
 }
 
-struct NarrowphaseMerge {
+private struct NarrowphaseMerge {
     var contacts: [Contact]
     var ended: [ContactEndedEvent]
     var began: [ContactBeganEvent]

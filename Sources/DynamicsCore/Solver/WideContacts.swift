@@ -299,11 +299,10 @@ extension World {
                         (batchOut + batch).initialize(to: ContactLanes(lanes: lane).batch())
                     }
                 }
-                _ = forEachBlock(count: batchCount, minimumBlock: 256, parallelMinimum: 1024) { range in
+                forEachBlock(count: batchCount, minimumBlock: 256, parallelMinimum: 1024) { range in
                     withUnsafeTemporaryAllocation(of: ContactLanes.Lane.self, capacity: 4) { lanes in
                         build(range, lanes.baseAddress!)
                     }
-                    return false
                 }
             }
             }

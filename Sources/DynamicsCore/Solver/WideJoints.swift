@@ -257,7 +257,7 @@ extension World {
             let copyBlock = 2048, copyMinimum = 4096
             if copyIn || copyPoses {
                 rodSolver.bodies.withUnsafeBufferPointer { list in
-                    _ = forEachBlock(count: list.count, minimumBlock: copyBlock, parallelMinimum: copyMinimum) { range in
+                    forEachBlock(count: list.count, minimumBlock: copyBlock, parallelMinimum: copyMinimum) { range in
                         @inline(__always) func velocity(_ e: Int, _ s: Int) {
                             let v = vel[s]
                             (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
@@ -274,7 +274,6 @@ extension World {
                         } else {
                             for e in range { pose(e, Int(list[e])) }
                         }
-                        return false
                     }
                 }
             }
@@ -314,13 +313,12 @@ extension World {
             }
             guard copyOut else { return }
             rodSolver.bodies.withUnsafeBufferPointer { list in
-                _ = forEachBlock(count: list.count, minimumBlock: copyBlock, parallelMinimum: copyMinimum) { range in
+                forEachBlock(count: list.count, minimumBlock: copyBlock, parallelMinimum: copyMinimum) { range in
                     for e in range {
                         let v = (packedVel + 16 &* e).load(as: V.self)
                         vel[Int(list[e])] = Vec2(v[0], v[1])
                         angVel[Int(list[e])] = v[2]
                     }
-                    return false
                 }
             }
         }

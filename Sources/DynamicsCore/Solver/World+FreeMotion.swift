@@ -193,7 +193,7 @@ extension World {
                 // costs 0.6–2 ns a body (16 to 4 lanes), so below about 32,000 bodies handing it out costs more
                 // than it saves (field_swarm_10000: 6 µs a step, 0.84× on two workers).
                 return withUnsafePointer(to: &p) { p in
-                    forEachBlock(count: b.awakeCount, minimumBlock: 4096, parallelMinimum: 32768) { range in
+                    anyInBlocks(count: b.awakeCount, minimumBlock: 4096, parallelMinimum: 32768) { range in
                         dk_free_motion_range(p, range.lowerBound, range.upperBound) != 0
                     }
                 }

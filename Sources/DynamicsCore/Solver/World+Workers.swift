@@ -22,7 +22,7 @@ struct WorkerState {
     static let longestBackoff = 3600
     /// The staged passes' shared counters (allocated with the world, freed with it).
     let progress: OpaquePointer = dk_stage_progress_create()
-    /// One flag per block of a block pass (`forEachBlock`).
+    /// One flag per block of a block pass (`anyInBlocks`).
     let blockResults = UnsafeMutablePointer<Bool>.allocate(capacity: WorkerState.maximumBlocks)
     /// The most blocks a block pass is cut into.
     static let maximumBlocks = 64
@@ -66,7 +66,7 @@ extension World {
     /// blocks start on every kernel's lane boundary) and at most `WorkerState.maximumBlocks` blocks, on the executor
     /// when `count` reaches `parallelMinimum`; returns whether any call returned true. Each call must write only to
     /// its own block's slots: the result is then the same whichever thread runs which block.
-    func forEachBlock(count: Int, minimumBlock: Int, parallelMinimum: Int, _ body: (Range<Int>) -> Bool) -> Bool {
+    func anyInBlocks(count: Int, minimumBlock: Int, parallelMinimum: Int, _ body: (Range<Int>) -> Bool) -> Bool {
         guard count > 0 else { return false }
         guard let executor = executor(work: count, minimum: parallelMinimum) else { return body(0..<count) }
         let perBlock = Swift.max(minimumBlock, (count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks + 15) & ~15
@@ -79,6 +79,14 @@ extension World {
         var any = false
         for k in 0..<blocks where results[k] { any = true }
         return any
+    }
+
+    /// `anyInBlocks` for a body that only writes its block.
+    func forEachBlock(count: Int, minimumBlock: Int, parallelMinimum: Int, _ body: (Range<Int>) -> Void) {
+        _ = anyInBlocks(count: count, minimumBlock: minimumBlock, parallelMinimum: parallelMinimum) { range -> Bool in
+            body(range)
+            return false
+        }
     }
 
     /// Runs `count` tasks on `executor`, timing them for the back-off.
