@@ -42,7 +42,7 @@ let package = Package(
         ),
         .target(
             name: "DynamicsProfiles",
-            dependencies: ["DynamicsKit", "DynamicsScenes"],
+            dependencies: ["DynamicsKit", "DynamicsScenes", "DynamicsReplay"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(
@@ -97,7 +97,8 @@ let package = Package(
         ),
         .testTarget(
             name: "DynamicsCLITests",
-            dependencies: ["DynamicsCLI"],
+            // The sweep tests start the built `dynamics` as the pool and the schedulers do.
+            dependencies: ["DynamicsCLI", "dynamics"],
             exclude: ["Golden"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

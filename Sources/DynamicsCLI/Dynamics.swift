@@ -16,7 +16,7 @@ public struct Dynamics: ParsableCommand {
         With no arguments, runs the built-in showcase: every demo, one line each, and writes the replay page \
         dynamics-showcase.html in the current directory.
         """,
-        subcommands: [Showcase.self, Run.self, DemoCommand.self, List.self, Bench.self, Scene.self, Soak.self],
+        subcommands: [Showcase.self, Run.self, DemoCommand.self, List.self, Bench.self, Scene.self, Soak.self, SweepCommand.self],
         defaultSubcommand: Showcase.self
     )
     public init() {}
@@ -42,8 +42,10 @@ public struct Dynamics: ParsableCommand {
     }
 }
 
-/// "1 item", "2 items".
-func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+/// "1 item", "2 items" ("1 process", "2 processes").
+func count(_ n: Int, _ noun: String) -> String {
+    n == 1 ? "\(n) \(noun)" : "\(n) \(noun)\(noun.hasSuffix("s") ? "es" : "s")"
+}
 
 
 /// A failure met while running a command (a bad profile, an unwritable output), as opposed to a mistake in the
@@ -262,9 +264,9 @@ enum ProfileLocator {
         return URL(fileURLWithPath: path)
     }
 
-    static func load(_ argument: String, profiles: String?, seed: UInt32? = nil) throws -> Profile {
+    static func load(_ argument: String, profiles: String?, seed: UInt32? = nil, overrides: [ProfileOverride] = []) throws -> Profile {
         let url = try url(for: argument, profiles: profiles)
-        do { return try Profile(contentsOf: url, seed: seed) } catch let e as ProfileError {
+        do { return try Profile(contentsOf: url, seed: seed, overrides: overrides) } catch let e as ProfileError {
             throw CommandFailure("\(e)")
         }
     }

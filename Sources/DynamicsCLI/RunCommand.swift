@@ -73,19 +73,22 @@ struct RunSummary {
 /// A progress bar on a terminal, plain lines every tenth otherwise; on standard error, so `--json` stays clean.
 struct Progress {
     let total: Int
+    /// What is counted: "steps", "runs".
+    var unit = "steps"
     let tty = isatty(2) != 0
     var lastTenth = -1
 
-    mutating func update(_ done: Int) {
+    /// `done` of `total`, with `note` after the count (", 2 failed, 9.1 runs/s").
+    mutating func update(_ done: Int, note: String = "") {
         if tty {
             guard done == total || done % max(1, total / 200) == 0 else { return }
             let width = 30, filled = total > 0 ? width * done / total : width
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            fputs("\r[\(bar)] \(done)/\(total) steps", stderr)
+            fputs("\r[\(bar)] \(done)/\(total) \(unit)\(note)", stderr)
             if done == total { fputs("\n", stderr) }
         } else {
             let tenth = total > 0 ? 10 * done / total : 10
-            if tenth != lastTenth { lastTenth = tenth; fputs("progress: \(done)/\(total) steps\n", stderr) }
+            if tenth != lastTenth { lastTenth = tenth; fputs("progress: \(done)/\(total) \(unit)\(note)\n", stderr) }
         }
     }
 
@@ -108,11 +111,16 @@ struct RunOptions: ParsableArguments {
     var substeps: Int?
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seed of the profile's generators (default: the profile's).", valueName: "N"))
     var seed: UInt32?
+    @Option(name: .customLong("set"), help: ArgumentHelp("Change a field of the profile before it loads, as path=value: any field, e.g. behaviors[0].magnitude=2 or items[0].count=500 (repeatable; the changed profile is checked as a file is).", valueName: "path=value"))
+    var changes: [String] = []
     @OptionGroup var workerOption: WorkersOption
     @OptionGroup var folder: ProfilesFolder
     var profiles: String? { folder.profiles }
 
     func validate() throws {
+        for change in changes {
+            do { _ = try ProfileOverride(assignment: change) } catch let e as ProfileError { throw ValidationError(e.message) }
+        }
         if steps != nil && duration != nil { throw ValidationError("give --steps or --duration, not both") }
         if let n = steps, n < 1 { throw ValidationError("--steps must be at least 1, got \(n)") }
         if let d = duration, !(d.isFinite && d > 0) { throw ValidationError("--duration must be a positive number of seconds, got \(d)") }
@@ -122,7 +130,8 @@ struct RunOptions: ParsableArguments {
 
     /// The profile with the overrides applied, and the number of steps to run.
     func load(_ name: String) throws -> (Profile, Int) {
-        var profile = try ProfileLocator.load(name, profiles: profiles, seed: seed)
+        let overrides = try changes.map { try ProfileOverride(assignment: $0) }
+        var profile = try ProfileLocator.load(name, profiles: profiles, seed: seed, overrides: overrides)
         if let dt { profile.timeStep = dt }
         if let substeps { profile.substeps = substeps }
         let count = steps ?? duration.map { max(1, Int(($0 / profile.timeStep).rounded())) } ?? profile.steps

@@ -392,6 +392,21 @@ open class DynamicAnimator {
         return out
     }
 
+    /// The items' kinetic energy, ½·m·v² + ½·I·ω² summed over every item (each about its center of mass): UIKit
+    /// masses (density × area / 10,000) times (points/s)². A DynamicsKit addition, for checks that a scene loses
+    /// energy as it should.
+    public func kineticEnergy() -> Double {
+        compileIfNeeded()
+        var total = 0.0
+        for r in records {
+            guard let r else { continue }
+            let v = world.velocity(of: r.body), w = Double(world.angularVelocity(of: r.body))
+            let speed2 = Double(v.x) * Double(v.x) + Double(v.y) * Double(v.y)
+            total += 0.5 * Double(world.mass(of: r.body)) * speed2 + 0.5 * Double(world.inertia(of: r.body)) * w * w
+        }
+        return total
+    }
+
     /// Number of items in the animator (an item group counts once).
     public var itemCount: Int { compileIfNeeded(); return tagOf.count }
 }

@@ -90,21 +90,25 @@ public struct Profile {
         self.scene = scene; self.items = items; self.groups = groups; self.behaviors = behaviors
     }
 
-    /// Parses and validates a profile; `file` names it in errors. `seed`, when given, replaces the file's seed
-    /// for the generators.
-    public init(json text: String, file: String, seed: UInt32? = nil) throws {
+    /// Parses and validates a profile; `file` names it in errors. `overrides` change fields of the JSON before it
+    /// is read, in order; `seed`, when given, then replaces the seed of the generators.
+    public init(json text: String, file: String, seed: UInt32? = nil, overrides: [ProfileOverride] = []) throws {
         var parser = ProfileParser(file: file)
         parser.seedOverride = seed
+        parser.overrides = overrides
         self = try parser.parse(text)
     }
 
     /// Reads a profile file.
-    public init(contentsOf url: URL, seed: UInt32? = nil) throws {
-        let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+    public init(contentsOf url: URL, seed: UInt32? = nil, overrides: [ProfileOverride] = []) throws {
+        try self.init(json: try Profile.text(of: url), file: url.lastPathComponent, seed: seed, overrides: overrides)
+    }
+
+    /// A profile file's text, or an error naming it.
+    static func text(of url: URL) throws -> String {
+        do { return try String(contentsOf: url, encoding: .utf8) } catch {
             throw ProfileError(file: url.lastPathComponent, path: "", message: "cannot be read: \(error.localizedDescription)")
         }
-        try self.init(json: text, file: url.lastPathComponent, seed: seed)
     }
 }
 

@@ -7,6 +7,8 @@ struct ProfileParser {
     let file: String
     /// Replaces the file's seed (the command line's `--seed`).
     var seedOverride: UInt32?
+    /// Changes applied to the file's JSON before it is read (`--set`, a sweep's parameters), in order.
+    var overrides: [ProfileOverride] = []
     private var items: [Profile.Item] = []
     private var groups: [(name: String, range: Range<Int>)] = []
     /// Group index by name: names are looked up once per item and reference, so loading stays linear.
@@ -23,7 +25,9 @@ struct ProfileParser {
     static let maximumItems = 1_000_000
 
     mutating func parse(_ text: String) throws -> Profile {
-        let root = Node(value: try JSONParser.parse(text, file: file), path: "", file: file)
+        var json = try JSONParser.parse(text, file: file)
+        for change in overrides { json = try change.apply(to: json, file: file) }
+        let root = Node(value: json, path: "", file: file)
         try root.allowOnly(["name", "description", "scene", "bounds", "timeStep", "substeps", "contactHertz", "contactDampingRatio", "steps", "warmupSteps", "seed", "items", "behaviors"])
         let name = try root.required("name").string()
         let summary = try root.optional("description")?.string() ?? ""
@@ -124,7 +128,7 @@ struct ProfileParser {
                     Profile.Link(a: base + $0.a, b: $0.b.map { base + $0 }, anchor: CGPoint(x: $0.anchor.x, y: $0.anchor.y))
                 }
             case "grid":
-                try node.allowOnly(["generator", "id", "rows", "columns", "origin", "pitch", "size", "shape", "color"])
+                try node.allowOnly(["generator", "id", "rows", "columns", "origin", "pitch", "size", "shape", "color", "jitter"])
                 let rows = try node.required("rows").integer(min: 1, max: ProfileParser.maximumItems), columns = try node.required("columns").integer(min: 1, max: ProfileParser.maximumItems)
                 let (ox, oy) = try node.required("origin").pair()
                 let pitchNode = try node.required("pitch")
@@ -132,9 +136,19 @@ struct ProfileParser {
                 let (w, h) = try size(try node.required("size"))
                 let ellipse = try shape(node)
                 let color = try node.optional("color")?.string()
+                // Each center moved by up to `jitter` (right and down), drawn from the seed: the first generator's
+                // draws are SplitMix64 from the seed itself, x then y per item.
+                var jx = 0.0, jy = 0.0
+                if let j = try node.optional("jitter") {
+                    (jx, jy) = try j.pair()
+                    guard jx >= 0, jy >= 0 else { throw j.fail("expected a jitter of at least 0 in each direction, found [\(jx), \(jy)]") }
+                }
+                var random = SplitMix64(state: UInt64(seed) ^ UInt64(groups.count) << 32)
                 for r in 0..<rows {
                     for c in 0..<columns {
-                        new.append(Profile.Item(name: "\(id)[\(r * columns + c)]", center: CGPoint(x: ox + px * Double(c), y: oy + py * Double(r)),
+                        var x = ox + px * Double(c), y = oy + py * Double(r)
+                        if jx > 0 || jy > 0 { x += jx * random.unit(); y += jy * random.unit() }
+                        new.append(Profile.Item(name: "\(id)[\(r * columns + c)]", center: CGPoint(x: x, y: y),
                                                 size: CGSize(width: w, height: h), ellipse: ellipse, color: color))
                     }
                 }

@@ -182,7 +182,8 @@ public func jsonString(_ s: String) -> String {
     return out + "\""
 }
 
-func csvField(_ s: String) -> String {
+/// `s` as a CSV field: quoted (quotes doubled) when it holds a comma, a quote or a line break.
+public func csvField(_ s: String) -> String {
     s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
 }
 

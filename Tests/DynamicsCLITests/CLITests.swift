@@ -26,6 +26,8 @@ final class CLITests: XCTestCase {
         try assertGolden(Dynamics.helpMessage(for: Bench.self, columns: 100), "bench")
         try assertGolden(Dynamics.helpMessage(for: Scene.self, columns: 100), "scene")
         try assertGolden(Dynamics.helpMessage(for: Soak.self, columns: 100), "soak")
+        try assertGolden(Dynamics.helpMessage(for: SweepRun.self, columns: 100), "sweep-run")
+        try assertGolden(Dynamics.helpMessage(for: SweepMerge.self, columns: 100), "sweep-merge")
     }
 
     /// The message the command prints for a failure of `arguments`.
@@ -55,7 +57,14 @@ final class CLITests: XCTestCase {
             (["run", "falling-square", "--steps", "-5"], "--steps must be at least 1, got -5"),
             (["run", "falling-square", "--duration", "-1"], "--duration must be a positive number of seconds, got -1.0"),
             (["soak", "--items", "-3"], "-3"),
-            (["foo"], "unknown command 'foo'; the commands are: showcase, run, demo, list, bench, scene, soak"),
+            (["foo"], "unknown command 'foo'; the commands are: showcase, run, demo, list, bench, scene, soak, sweep"),
+            (["run", "falling-square", "--set", "behaviors"], "expected path=value, found 'behaviors'"),
+            (["run", "falling-square", "--set", "behaviors[0]x=1"], "the field path 'behaviors[0]x' needs a '.' before 'x'"),
+            (["run", "falling-square", "--set", "behaviors[5].magnitude=1"], "there is no element [5]"),
+            (["sweep", "/nonexistent/s.json"], "/nonexistent/s.json: no such file"),
+            (["sweep", "x.json", "--shard", "4/4"], "--shard 4/4: expected K/N with N at least 1 and K from 0 to N − 1"),
+            (["sweep", "x.json", "--only", "2", "--resume"], "--only prints one run's line"),
+            (["sweep", "x.json", "--jobs", "0"], "--jobs must be between 1 and 1024, got 0"),
             (["run", "falling-square", "--html", "/nonexistent/dir/x.html"], "--html /nonexistent/dir/x.html: the folder /nonexistent/dir does not exist"),
             (["demo", "flick", "--record", "/nonexistent/dir/x.csv"], "--record /nonexistent/dir/x.csv: the folder /nonexistent/dir does not exist"),
             (["showcase", "--html", "/nonexistent/dir/x.html"], "the folder /nonexistent/dir does not exist"),
