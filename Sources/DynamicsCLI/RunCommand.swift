@@ -13,6 +13,8 @@ struct RunSummary {
     var steps = 0
     /// The most steps the run could take (it ends sooner when everything is at rest).
     var maximumSteps = 0
+    /// The C kernels' vector lanes.
+    var lanes = 4
     var simulated = 0.0
     var wall = 0.0
     var awake = 0
@@ -31,7 +33,7 @@ struct RunSummary {
             ("profile", profile), ("items", "\(items)"),
             ("steps", pausedAt != nil && steps < maximumSteps ? "\(steps) (of at most \(maximumSteps): everything came to rest)" : "\(steps)"),
             ("simulated time", String(format: "%.3f s", simulated)), ("wall time", String(format: "%.3f s", wall)),
-            ("steps/s", String(format: "%.1f", stepsPerSecond)), ("awake items", "\(awake)"), ("contacts", "\(contacts)"),
+            ("steps/s", String(format: "%.1f", stepsPerSecond)), ("vector lanes", "\(lanes)"), ("awake items", "\(awake)"), ("contacts", "\(contacts)"),
             ("non-finite items", "\(nonFinite)"), ("paused at", pausedAt.map { String(format: "%.3f s (at rest)", $0) } ?? "did not pause"),
         ]
         for (name, ms) in stages { rows.append(("\(name) ms/step", String(format: "%.4f", ms))) }
@@ -44,7 +46,7 @@ struct RunSummary {
         struct Fields: Encodable {
             let summary: RunSummary
             enum Keys: String, CodingKey {
-                case profile, items, steps, maximumSteps, simulatedSeconds, wallSeconds, stepsPerSecond, awakeItems,
+                case profile, items, steps, maximumSteps, lanes, simulatedSeconds, wallSeconds, stepsPerSecond, awakeItems,
                      contacts, nonFiniteItems, pausedAtSeconds, stageMsPerStep
             }
             func encode(to encoder: Encoder) throws {
@@ -53,6 +55,7 @@ struct RunSummary {
                 try c.encode(summary.items, forKey: .items)
                 try c.encode(summary.steps, forKey: .steps)
                 try c.encode(summary.maximumSteps, forKey: .maximumSteps)
+                try c.encode(summary.lanes, forKey: .lanes)
                 try c.encode(summary.simulated, forKey: .simulatedSeconds)
                 try c.encode(summary.wall, forKey: .wallSeconds)
                 try c.encode(summary.stepsPerSecond, forKey: .stepsPerSecond)
@@ -113,6 +116,8 @@ struct RunOptions: ParsableArguments {
     var seed: UInt32?
     @Option(name: .customLong("set"), help: ArgumentHelp("Change a field of the profile before it loads, as path=value: any field, e.g. behaviors[0].magnitude=2 or items[0].count=500 (repeatable; the changed profile is checked as a file is).", valueName: "path=value"))
     var changes: [String] = []
+    @Option(parsing: .unconditional, help: "Hold the C kernels (contacts, free motion) to at most this many lanes; results are identical.")
+    var lanes: Scene.Lanes?
     @OptionGroup var workerOption: WorkersOption
     @OptionGroup var folder: ProfilesFolder
     var profiles: String? { folder.profiles }
@@ -162,9 +167,11 @@ struct Run: ParsableCommand {
         let scene = try profile.makeCheckedScene()
         let animator = scene.animator
         options.workerOption.apply(to: animator)
+        try World.limitVectorLanes(to: options.lanes?.rawValue)
+        defer { try? World.limitVectorLanes(to: nil) }
         let recorder = output.wantsRecording
             ? Recorder(animator: animator, items: scene.items, title: profile.name, every: output.every) : nil
-        var summary = RunSummary(profile: profile.name, items: scene.items.count, maximumSteps: steps)
+        var summary = RunSummary(profile: profile.name, items: scene.items.count, maximumSteps: steps, lanes: World.vectorLanes)
         var sums = [Double](repeating: 0, count: 8)
         var progress = Progress(total: steps)
         let clock = ContinuousClock()

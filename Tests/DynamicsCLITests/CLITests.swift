@@ -28,6 +28,7 @@ final class CLITests: XCTestCase {
         try assertGolden(Dynamics.helpMessage(for: Soak.self, columns: 100), "soak")
         try assertGolden(Dynamics.helpMessage(for: SweepRun.self, columns: 100), "sweep-run")
         try assertGolden(Dynamics.helpMessage(for: SweepMerge.self, columns: 100), "sweep-merge")
+        try assertGolden(Dynamics.helpMessage(for: Gate.self, columns: 100), "gate")
     }
 
     /// The message the command prints for a failure of `arguments`.
@@ -57,7 +58,7 @@ final class CLITests: XCTestCase {
             (["run", "falling-square", "--steps", "-5"], "--steps must be at least 1, got -5"),
             (["run", "falling-square", "--duration", "-1"], "--duration must be a positive number of seconds, got -1.0"),
             (["soak", "--items", "-3"], "-3"),
-            (["foo"], "unknown command 'foo'; the commands are: showcase, run, demo, list, bench, scene, soak, sweep"),
+            (["foo"], "unknown command 'foo'; the commands are: showcase, run, demo, list, bench, scene, soak, sweep, gate"),
             (["run", "falling-square", "--set", "behaviors"], "expected path=value, found 'behaviors'"),
             (["run", "falling-square", "--set", "behaviors[0]x=1"], "the field path 'behaviors[0]x' needs a '.' before 'x'"),
             (["run", "falling-square", "--set", "behaviors[5].magnitude=1"], "there is no element [5]"),
@@ -65,6 +66,9 @@ final class CLITests: XCTestCase {
             (["sweep", "x.json", "--shard", "4/4"], "--shard 4/4: expected K/N with N at least 1 and K from 0 to N − 1"),
             (["sweep", "x.json", "--only", "2", "--resume"], "--only prints one run's line"),
             (["sweep", "x.json", "--jobs", "0"], "--jobs must be between 1 and 1024, got 0"),
+            (["gate", "falling-square", "--baseline", "b.json", "--tolerance", "-1"], "--tolerance must be a percentage from 0 to 1000, got -1.0"),
+            (["gate", "falling-square", "--baseline", "b.json", "--repetitions", "1"], "--repetitions must be between 3 and 100, got 1"),
+            (["gate", "no-such-profile", "--baseline", "b.json", "--profiles", Self.profiles], "no profile named 'no-such-profile'"),
             (["run", "falling-square", "--html", "/nonexistent/dir/x.html"], "--html /nonexistent/dir/x.html: the folder /nonexistent/dir does not exist"),
             (["demo", "flick", "--record", "/nonexistent/dir/x.csv"], "--record /nonexistent/dir/x.csv: the folder /nonexistent/dir does not exist"),
             (["showcase", "--html", "/nonexistent/dir/x.html"], "the folder /nonexistent/dir does not exist"),

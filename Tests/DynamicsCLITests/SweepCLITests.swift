@@ -6,12 +6,6 @@ import XCTest
 final class SweepCLITests: XCTestCase {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The `dynamics` built beside this test bundle.
-    static var binary: String {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("dynamics").path
-    }
-
     var folder: URL!
 
     /// A folder with a small profile and a sweep of it: 16 seeds × 2 elasticities = 32 runs, one of them failing
@@ -42,33 +36,13 @@ final class SweepCLITests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: folder) }
 
-    /// Runs `arguments` (the first the program) in `folder` with `environment` added; returns the exit status,
-    /// standard output and standard error.
     @discardableResult
     func run(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.currentDirectoryURL = directory ?? folder
-        var env = ProcessInfo.processInfo.environment
-        for key in ["JOB_COMPLETION_INDEX", "JOB_COMPLETIONS", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP"] {
-            env[key] = nil
-        }
-        env.merge(environment) { $1 }
-        process.environment = env
-        let outFile = folder.appendingPathComponent("stdout-\(UUID().uuidString)"), errFile = folder.appendingPathComponent("stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: outFile)
-        process.standardError = try FileHandle(forWritingTo: errFile)
-        try process.run()
-        process.waitUntilExit()
-        defer { try? FileManager.default.removeItem(at: outFile); try? FileManager.default.removeItem(at: errFile) }
-        return (process.terminationStatus, try String(contentsOf: outFile, encoding: .utf8), try String(contentsOf: errFile, encoding: .utf8))
+        try runProgram(arguments, environment: environment, in: directory ?? folder)
     }
 
     func sweep(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-        try run([Self.binary, "sweep"] + arguments, environment: environment)
+        try run([dynamicsBinary, "sweep"] + arguments, environment: environment)
     }
 
     func contents(_ name: String) throws -> String { try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }
@@ -163,7 +137,7 @@ final class SweepCLITests: XCTestCase {
         XCTAssertEqual(try sweep(["little.json", "--out", "whole.jsonl"]).status, 0)
         let sweepFile = folder.appendingPathComponent("little.json").path
         let results = folder.appendingPathComponent("results").path
-        let common = ["SWEEP": sweepFile, "RESULTS": results, "DYNAMICS": Self.binary, "JOBS": "2"]
+        let common = ["SWEEP": sweepFile, "RESULTS": results, "DYNAMICS": dynamicsBinary, "JOBS": "2"]
         let sbatch = Self.repository.appendingPathComponent("deploy/slurm-sweep.sbatch").path
         for task in 10...11 {
             let slurm = try run(["/bin/bash", sbatch], environment: common.merging(["SLURM_ARRAY_TASK_ID": "\(task)", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "10", "SLURM_ARRAY_TASK_MAX": "13"]) { $1 }, in: Self.repository)
