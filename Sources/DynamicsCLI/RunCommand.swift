@@ -214,12 +214,21 @@ struct Run: ParsableCommand {
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Time profiles in process: a quick table for a developer's machine.",
-        discussion: "The Google Benchmark suite in Benchmarks/ against Box2D and Chipmunk remains the real instrument.")
+        discussion: """
+        Each profile runs all its steps (a step after everything came to rest costs next to nothing and counts, as \
+        in the benchmark suite), after its warm-up steps, --repetitions times from a fresh scene; the table gives \
+        the median and least mean ms per step. The Google Benchmark suite in Benchmarks/ against Box2D and Chipmunk \
+        remains the real instrument.
+        """)
 
     @Argument(help: "Profiles: names in the profiles folder or paths to .json files.")
     var profileNames: [String]
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Timed steps per profile (default: each profile's).", valueName: "N"))
     var steps: Int?
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Runs of each profile.", valueName: "N"))
+    var repetitions = 1
+    @Flag(name: .long, help: "Print one JSON object per profile (for scripts) instead of a table.")
+    var json = false
     @OptionGroup var workerOption: WorkersOption
     @OptionGroup var folder: ProfilesFolder
     var profiles: String? { folder.profiles }
@@ -227,29 +236,59 @@ struct Bench: ParsableCommand {
     func validate() throws {
         if profileNames.isEmpty { throw ValidationError("name at least one profile (see `dynamics list`)") }
         if let n = steps, n < 1 { throw ValidationError("--steps must be at least 1, got \(n)") }
+        if !(1...1000).contains(repetitions) { throw ValidationError("--repetitions must be between 1 and 1000, got \(repetitions)") }
+    }
+
+    /// One profile's figures over its repetitions.
+    struct Result: Encodable {
+        let profile: String
+        let items: Int
+        let steps: Int
+        let repetitions: Int
+        let medianMsPerStep: Double
+        let minMsPerStep: Double
+        let maxMsPerStep: Double
+        let maxStepMs: Double
+        let nsPerItemStep: Double
+        let awakeItems: Int
     }
 
     func run() throws {
-        print("profile                 items   steps  ms/step  max ms  ns/item/step  awake")
+        if !json { print("profile                 items   steps  runs  ms/step (median)  min ms/step  max step ms  ns/item/step  awake") }
         for name in profileNames {
             let profile = try ProfileLocator.load(name, profiles: profiles)
-            let scene = try profile.makeCheckedScene()
-            let animator = scene.animator
-            workerOption.apply(to: animator)
-            for _ in 0..<profile.warmupSteps { animator.step() }
             let count = steps ?? profile.steps
-            let clock = ContinuousClock()
-            var total = 0.0, worst = 0.0, done = 0
-            for _ in 0..<count {
-                let t = clock.now
-                guard animator.step() else { break }
-                let ms = (clock.now - t) / .milliseconds(1)
-                total += ms; worst = max(worst, ms); done += 1
+            var means: [Double] = [], worst = 0.0, awake = 0, items = 0
+            for _ in 0..<repetitions {
+                let scene = try profile.makeCheckedScene()
+                let animator = scene.animator
+                workerOption.apply(to: animator)
+                items = scene.items.count
+                for _ in 0..<profile.warmupSteps { animator.step() }
+                let clock = ContinuousClock()
+                var total = 0.0
+                for _ in 0..<count {
+                    let t = clock.now
+                    animator.step()
+                    let ms = (clock.now - t) / .milliseconds(1)
+                    total += ms; worst = max(worst, ms)
+                }
+                means.append(total / Double(count))
+                awake = animator.world.awakeBodyCount
             }
-            let mean = done > 0 ? total / Double(done) : 0
-            let perItem = scene.items.isEmpty ? 0 : mean * 1e6 / Double(scene.items.count)
-            print(String(format: "%@ %6d  %6d  %7.3f  %6.2f  %12.1f  %5d", profile.name.padding(toLength: 22, withPad: " ", startingAt: 0),
-                         scene.items.count, done, mean, worst, perItem, animator.world.awakeBodyCount))
+            means.sort()
+            let median = means.count % 2 == 1 ? means[means.count / 2] : (means[means.count / 2 - 1] + means[means.count / 2]) / 2
+            let result = Result(profile: profile.name, items: items, steps: count, repetitions: repetitions, medianMsPerStep: median,
+                                minMsPerStep: means[0], maxMsPerStep: means[means.count - 1], maxStepMs: worst,
+                                nsPerItemStep: items == 0 ? 0 : median * 1e6 / Double(items), awakeItems: awake)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(result), as: UTF8.self))
+            } else {
+                print(String(format: "%@ %6d  %6d  %4d  %16.3f  %11.3f  %11.2f  %12.1f  %5d", profile.name.padding(toLength: 22, withPad: " ", startingAt: 0),
+                             items, count, repetitions, median, means[0], worst, result.nsPerItemStep, awake))
+            }
         }
     }
 }

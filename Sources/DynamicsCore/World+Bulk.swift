@@ -82,12 +82,25 @@ extension World {
         return h
     }
 
-    /// Contacts currently touching, as (body A, body B, first point) triples (for drawing and checks).
-    public func touchingContacts() -> [(BodyID, BodyID, Vec2)] {
-        contactStore.contacts.filter { $0.touching }.map { c in
-            (BodyID(index: c.bodyA, generation: bodies.generation[Int(c.bodyA)]),
-             BodyID(index: c.bodyB, generation: bodies.generation[Int(c.bodyB)]), c.manifold.points.0.point)
+    /// Every contact whose shapes touch, the ones a sleeping island keeps included (items resting on a floor still
+    /// touch it): the awake ones by body pair, then each sleeping island's. Each gives both bodies, the normal, both
+    /// points with their separations and the impulses of the last step that solved them.
+    public func touchingContacts() -> [TouchingContact] {
+        var out: [TouchingContact] = []
+        out.reserveCapacity(allTouchingContactCount)
+        func add(_ c: Contact, sleeping: Bool) {
+            guard c.touching else { return }
+            out.append(TouchingContact(
+                bodyA: BodyID(index: c.bodyA, generation: bodies.generation[Int(c.bodyA)]),
+                bodyB: BodyID(index: c.bodyB, generation: bodies.generation[Int(c.bodyB)]),
+                normal: c.manifold.normal, pointCount: c.manifold.pointCount, points: c.manifold.points,
+                isSleeping: sleeping))
         }
+        for c in contactStore.contacts { add(c, sleeping: false) }
+        for island in islandStore.sleeping where island.inUse {
+            for c in island.contacts { add(c, sleeping: true) }
+        }
+        return out
     }
 
     /// How many awake bodies have been at rest long enough to sleep; an island sleeps when all its bodies are.
@@ -110,4 +123,20 @@ extension World {
     public var lastCandidatePairs: [(Int32, Int32)] {
         broadphase.pairs.map { (Int32(truncatingIfNeeded: $0 >> 32), Int32(truncatingIfNeeded: $0 & 0xFFFF_FFFF)) }
     }
+}
+
+/// A contact whose shapes touch (`World.touchingContacts()`).
+public struct TouchingContact: Sendable {
+    /// The two bodies (a boundary is a static body), A the one with the lower id index.
+    public var bodyA: BodyID
+    public var bodyB: BodyID
+    /// The unit normal, from A to B.
+    public var normal: Vec2
+    /// 1 or 2: the points in use of `points`.
+    public var pointCount: Int
+    /// The contact points: each its world point, separation (negative when overlapping, points) and the normal and
+    /// tangent impulses (mass·points/s) the last step that solved it applied there.
+    public var points: (ManifoldPoint, ManifoldPoint)
+    /// Whether the contact waits in a sleeping island (its impulses are those of the step before it fell asleep).
+    public var isSleeping: Bool
 }

@@ -14,6 +14,11 @@ import DynamicsSIMD
 /// ```
 ///
 /// Not thread-safe: use one world from one thread at a time. Separate worlds are independent.
+///
+/// To run a scene again from the start (a study of many runs), build it in a fresh `World`. A world whose bodies
+/// were destroyed and created again is not a fresh one: it hands out the freed ids again (the last freed first), so
+/// the same bodies get other ids and are solved in another order, and it keeps its `stepCount`; its run then
+/// differs from a fresh world's, though each is deterministic.
 public final class World {
     /// The engine parameters; change them with `setSettings(_:)`, which refuses settings that break a rule of
     /// `WorldSettings.validate()`.

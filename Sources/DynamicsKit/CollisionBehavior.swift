@@ -16,6 +16,23 @@ public final class CollisionBehavior: ItemBehavior {
     public var translatesReferenceBoundsIntoBoundary = false { didSet { boundariesChanged() } }
     public private(set) var referenceBoundsInsets = UIEdgeInsets.zero
 
+    /// The friction of this behavior's boundaries (the reference-bounds walls and the added boundaries), mixed with
+    /// an item's as their geometric mean. UIKit's boundaries act as 0.2, the default. A DynamicsKit addition.
+    public var boundaryFriction: CGFloat = 0.2 { didSet { boundaryMaterialSet("boundaryFriction", boundaryFriction, oldValue, \.boundaryFriction) } }
+    /// The elasticity of this behavior's boundaries; a collision takes the larger of the two elasticities, so at 0 an
+    /// item bounces off them as its own elasticity says. UIKit's boundaries act as 0.2, the default. A DynamicsKit
+    /// addition.
+    public var boundaryElasticity: CGFloat = 0.2 { didSet { boundaryMaterialSet("boundaryElasticity", boundaryElasticity, oldValue, \.boundaryElasticity) } }
+
+    private func boundaryMaterialSet(_ name: String, _ value: CGFloat, _ old: CGFloat, _ keyPath: ReferenceWritableKeyPath<CollisionBehavior, CGFloat>) {
+        guard value != old else { return }
+        guard require(value.isWithin(SupportedRange.magnitude) && value >= 0, "\(describe(self)): \(name) must be \(Rule.nonNegativeMagnitude), got \(value)") else {
+            self[keyPath: keyPath] = old
+            return
+        }
+        boundariesChanged()
+    }
+
     /// Boundaries in the order added.
     var boundaries: [(id: BoundaryIdentifier, path: BezierPath)] = []
     var boundaryVersion = 0

@@ -427,7 +427,7 @@ extension DynamicAnimator {
                 def.type = .static
                 guard let wall = try? ShapeGeometry.wall(from: a, to: b, outward: (a + b) / 2 - center) else { continue }
                 def.shapes = [ShapeDefinition(wall, mass: 0)]
-                def.restitution = 0.2; def.friction = 0.2
+                def.restitution = Float(c.boundaryElasticity); def.friction = Float(c.boundaryFriction)
                 def.linearDamping = 0; def.angularDamping = 0   // a wall does not move
                 def.collisionClass = boundaryClass
                 if let body = try? world.createBody(def) {
@@ -446,7 +446,7 @@ extension DynamicAnimator {
                 var def = BodyDefinition()
                 def.type = .static
                 def.shapes = [ShapeDefinition(.segment(a, b), mass: 0)]
-                def.restitution = 0.2; def.friction = 0.2
+                def.restitution = Float(c.boundaryElasticity); def.friction = Float(c.boundaryFriction)
                 def.linearDamping = 0; def.angularDamping = 0   // a wall does not move
                 def.collisionClass = boundaryClass
                 if let body = try? world.createBody(def) {

@@ -25,7 +25,7 @@ public struct Profile {
     public indirect enum Behavior {
         case gravity(items: [Int], magnitude: Double, angle: Double)
         case collision(items: [Int], mode: CollisionBehavior.Mode, referenceBounds: Bool, insets: UIEdgeInsets,
-                       boundaries: [(String, CGPoint, CGPoint)])
+                       boundaries: [(String, CGPoint, CGPoint)], boundaryFriction: Double?, boundaryElasticity: Double?)
         case itemProperties(items: [Int], elasticity: Double?, friction: Double?, density: Double?, resistance: Double?,
                             angularResistance: Double?, charge: Double?, allowsRotation: Bool?, anchored: Bool?)
         case attachment(item: Int, offset: UIOffset, to: Int?, toOffset: UIOffset, anchor: CGPoint?, length: Double?,
@@ -140,9 +140,11 @@ public final class ProfileScene {
             let g = GravityBehavior(items: list(indices))
             g.setAngle(angle, magnitude: magnitude)
             return g
-        case let .collision(indices, mode, referenceBounds, insets, boundaries):
+        case let .collision(indices, mode, referenceBounds, insets, boundaries, boundaryFriction, boundaryElasticity):
             let c = CollisionBehavior(items: list(indices))
             c.collisionMode = mode
+            if let v = boundaryFriction { c.boundaryFriction = v }
+            if let v = boundaryElasticity { c.boundaryElasticity = v }
             if referenceBounds { c.setTranslatesReferenceBoundsIntoBoundary(with: insets) }
             for (id, from, to) in boundaries { c.addBoundary(withIdentifier: id, from: from, to: to) }
             return c

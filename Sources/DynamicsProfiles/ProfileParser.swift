@@ -243,7 +243,7 @@ struct ProfileParser {
             return .gravity(items: try itemList(node), magnitude: try node.optional("magnitude")?.number() ?? 1,
                             angle: try node.optional("angle")?.number() ?? .pi / 2)
         case "collision":
-            try node.allowOnly(["kind", "items", "mode", "referenceBounds", "insets", "boundaries"])
+            try node.allowOnly(["kind", "items", "mode", "referenceBounds", "insets", "boundaries", "boundaryFriction", "boundaryElasticity"])
             var mode = CollisionBehavior.Mode.everything
             if let m = try node.optional("mode") {
                 switch try m.string() {
@@ -267,7 +267,9 @@ struct ProfileParser {
                 boundaries.append((try b.required("id").string(), from, to))
             }
             return .collision(items: try itemList(node), mode: mode,
-                              referenceBounds: try node.optional("referenceBounds")?.bool() ?? false, insets: insets, boundaries: boundaries)
+                              referenceBounds: try node.optional("referenceBounds")?.bool() ?? false, insets: insets, boundaries: boundaries,
+                              boundaryFriction: try node.optional("boundaryFriction")?.nonNegative(),
+                              boundaryElasticity: try node.optional("boundaryElasticity")?.nonNegative())
         case "itemBehavior":
             try node.allowOnly(["kind", "items", "elasticity", "friction", "density", "resistance", "angularResistance", "charge",
                                 "allowsRotation", "anchored"])

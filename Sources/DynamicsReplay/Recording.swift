@@ -7,6 +7,10 @@ public struct RecordedItem: Equatable, Sendable {
     public var height: Double
     public var ellipse: Bool
     public var color: String
+
+    public init(name: String, width: Double, height: Double, ellipse: Bool = false, color: String) {
+        self.name = name; self.width = width; self.height = height; self.ellipse = ellipse; self.color = color
+    }
 }
 
 /// What a simulation did, frame by frame: every item's center and angle, the attachments, snap targets and
@@ -81,9 +85,7 @@ public final class Recorder {
     public let recording: Recording
     private let animator: DynamicAnimator
     private let tracked: [DynamicItem]
-    private var steps = 0
-    private var lastRecordedStep = -1
-    private var pendingContacts: [Float] = []
+    private var schedule = FrameSchedule()
     /// The sizes last recorded, to notice an item whose bounds change.
     private var lastSizes: [CGSize]
 
@@ -110,18 +112,15 @@ public final class Recorder {
     }
 
     private func stepped() {
-        steps += 1
-        for e in animator.world.contactBeganEvents { pendingContacts.append(e.point.x); pendingContacts.append(e.point.y) }
-        if steps % recording.every == 0 { capture() }
+        if schedule.stepped(animator.world.contactBeganEvents, every: recording.every) { capture() }
     }
 
     /// Records the current state as a frame unless the last step was just recorded.
     public func finish() {
-        if lastRecordedStep != steps { capture() }
+        if schedule.needsLastFrame { capture() }
     }
 
     private func capture() {
-        lastRecordedStep = steps
         let r = recording
         r.times.append(animator.elapsedTime)
         for item in tracked {
@@ -149,8 +148,7 @@ public final class Recorder {
         }
         r.joints.append(joints)
         r.snaps.append(snaps)
-        r.contacts.append(pendingContacts)
-        pendingContacts.removeAll()
+        r.contacts.append(schedule.frameTaken())
         r.awake.append(animator.world.awakeBodyCount)
         let frame = r.times.count - 1
         if r.boundaryChanges.last?.outlines != outlines { r.boundaryChanges.append((frame, outlines)) }
@@ -184,5 +182,98 @@ public final class Recorder {
         // A margin of a quarter on every side, so motion near the start stays in view.
         let w = max(hi.x - lo.x, 50), h = max(hi.y - lo.y, 50)
         return CGRect(x: lo.x - w / 4, y: lo.y - h / 4, width: w * 1.5, height: h * 1.5)
+    }
+}
+
+/// Records a `World` driven through the bulk API (no animator): each body's center and angle, the awake count and
+/// the contacts that began, in the same `Recording` the animator's `Recorder` fills, so CSV, JSON lines, the replay
+/// page and SVG snapshots work alike. Call `stepped()` after each `World.step` and `finish()` at the end.
+///
+/// ```swift
+/// let recorder = try WorldRecorder(world: world, bodies: ids, items: ids.map { _ in
+///     RecordedItem(name: "box", width: 10, height: 10, color: "#4e79a7") }, title: "pile",
+///     viewBox: CGRect(x: 0, y: 0, width: 1000, height: 800), stepTime: 1.0 / 60)
+/// for _ in 0..<600 { try world.step(dt: 1.0 / 60, substeps: 4); recorder.stepped() }
+/// recorder.finish()
+/// print(recorder.recording.csv())
+/// ```
+public final class WorldRecorder {
+    public let recording: Recording
+    private let world: World
+    private let bodies: [BodyID]
+    private var schedule = FrameSchedule()
+    /// Each body's last recorded state, kept for a body destroyed since (a destroyed body stays where it was).
+    private var last: [Float]
+
+    /// `items` describes `bodies`, one for one; `boundaries` are polylines drawn as the collision boundaries (the
+    /// world's static lines, say); `stepTime` is the `dt` the caller steps with. Throws a `DynamicsError` when the
+    /// lists differ in length, a body is not in the world, `every` is below 1 or the view box is empty or not finite.
+    public init(world: World, bodies: [BodyID], items: [RecordedItem], title: String, viewBox: CGRect, stepTime: Double,
+                every: Int = 1, boundaries: [[CGPoint]] = []) throws {
+        guard bodies.count == items.count else {
+            throw DynamicsError("WorldRecorder: \(bodies.count) bodies but \(items.count) recorded items; give one item for each body")
+        }
+        if let stale = bodies.first(where: { !world.isValid($0) }) {
+            throw DynamicsError("WorldRecorder: \(stale) is stale or was never created")
+        }
+        guard every >= 1 else { throw DynamicsError("WorldRecorder: every must be at least 1, got \(every)") }
+        guard [viewBox.minX, viewBox.minY, viewBox.width, viewBox.height].allSatisfy(\.isFinite), viewBox.width > 0, viewBox.height > 0 else {
+            throw DynamicsError("WorldRecorder: the view box must have a finite, positive size, got \(viewBox)")
+        }
+        guard stepTime.isFinite, stepTime > 0 else { throw DynamicsError("WorldRecorder: stepTime must be positive, got \(stepTime)") }
+        self.world = world
+        self.bodies = bodies
+        last = [Float](repeating: 0, count: 3 * bodies.count)
+        recording = Recording(title: title, viewBox: viewBox, stepTime: stepTime, every: every, items: items)
+        if !boundaries.isEmpty { recording.boundaryChanges.append((0, boundaries)) }
+        capture()
+    }
+
+    /// Takes in the step just made: its contact events, and a frame every `every` steps.
+    public func stepped() {
+        if schedule.stepped(world.contactBeganEvents, every: recording.every) { capture() }
+    }
+
+    /// Records the current state as a frame unless the last step was just recorded.
+    public func finish() {
+        if schedule.needsLastFrame { capture() }
+    }
+
+    private func capture() {
+        let r = recording
+        r.times.append(Double(schedule.steps) * r.stepTime)
+        for (k, id) in bodies.enumerated() where world.isValid(id) {
+            let o = world.origin(of: id)
+            last[3 * k] = o.x; last[3 * k + 1] = o.y; last[3 * k + 2] = world.angle(of: id)
+        }
+        r.states += last
+        r.joints.append([])
+        r.snaps.append([])
+        r.contacts.append(schedule.frameTaken())
+        r.awake.append(world.awakeBodyCount)
+    }
+}
+
+/// When the recorders take a frame: every `every` steps, and once more at the end unless the last step was taken;
+/// the points of the contacts that began since the last frame.
+struct FrameSchedule {
+    private(set) var steps = 0
+    private var lastFrameStep = -1
+    private var contacts: [Float] = []
+
+    /// Counts a step and its contact events; whether to take a frame now.
+    mutating func stepped(_ began: [ContactBeganEvent], every: Int) -> Bool {
+        steps += 1
+        for e in began { contacts.append(e.point.x); contacts.append(e.point.y) }
+        return steps % every == 0
+    }
+
+    var needsLastFrame: Bool { lastFrameStep != steps }
+
+    /// A frame is taken now: the contacts since the last one.
+    mutating func frameTaken() -> [Float] {
+        lastFrameStep = steps
+        defer { contacts.removeAll() }
+        return contacts
     }
 }

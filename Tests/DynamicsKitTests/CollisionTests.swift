@@ -1,5 +1,6 @@
 import XCTest
 @testable import DynamicsKit
+import DynamicsTestSupport
 
 final class CollisionTests: XCTestCase {
     func fall(_ item: HeadlessItem, into animator: DynamicAnimator, configure: (CollisionBehavior) -> Void) -> CollisionBehavior {
@@ -186,6 +187,49 @@ final class CollisionTests: XCTestCase {
         XCTAssertTrue(bottomed)
         XCTAssertGreaterThanOrEqual(rebound / dropped, 0.9)
         XCTAssertLessThanOrEqual(rebound / dropped, 1.02)
+    }
+
+    /// Boundary materials: at the default (UIKit's 0.2) a dead item still bounces off the floor; at elasticity 0
+    /// it stops dead; at friction 0 an item slides on, at 1 it stops. Bad values are refused and kept out.
+    func test_boundaryMaterials_setHowItemsBounceAndSlideOnBoundaries() {
+        /// The highest rebound of an item of elasticity 0 dropped onto the floor, and how far one pushed along it
+        /// at 300 points/s slides in a second.
+        func measure(_ configure: (CollisionBehavior) -> Void) -> (rebound: CGFloat, slide: CGFloat) {
+            let animator = DynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 2000, height: 600))
+            let faller = box(100, 400, 20), slider = box(1000, 589, 20)
+            animator.addBehavior(GravityBehavior(items: [faller, slider]))
+            let c = CollisionBehavior(items: [faller, slider]); c.translatesReferenceBoundsIntoBoundary = true
+            configure(c)
+            animator.addBehavior(c)
+            let props = noDamping([faller, slider]); props.elasticity = 0; props.friction = 0.5
+            animator.addBehavior(props)
+            props.addLinearVelocity(CGPoint(x: 300, y: 0), for: slider)
+            var bottomed = false, apex: CGFloat = .infinity
+            for _ in 0..<60 {
+                animator.step()
+                if faller.center.y > 589 { bottomed = true }
+                if bottomed { apex = min(apex, faller.center.y) }
+            }
+            return (590 - apex, slider.center.x - 1000)
+        }
+        let uikit = measure { _ in }
+        XCTAssertGreaterThan(uikit.rebound, 3, "UIKit's boundaries are 0.2 elastic: a dead item bounces")
+        let dead = measure { $0.boundaryElasticity = 0 }
+        XCTAssertLessThan(dead.rebound, 0.5)
+        let ice = measure { $0.boundaryFriction = 0 }
+        XCTAssertEqual(ice.slide, 300, accuracy: 3, "without friction the item keeps its speed")
+        let rough = measure { $0.boundaryFriction = 1 }
+        XCTAssertLessThan(rough.slide, uikit.slide)
+        XCTAssertLessThan(uikit.slide, ice.slide - 50)
+
+        let recorder = ViolationRecorder(); defer { recorder.restore() }
+        let c = CollisionBehavior()
+        c.boundaryFriction = -1
+        c.boundaryElasticity = .nan
+        XCTAssertEqual(c.boundaryFriction, 0.2)
+        XCTAssertEqual(c.boundaryElasticity, 0.2)
+        XCTAssertEqual(recorder.messages.count, 2)
+        XCTAssertTrue(recorder.messages[0].contains("boundaryFriction must be"), recorder.messages[0])
     }
 
     /// Momentum is conserved in an elastic collision of equal masses: they swap velocities.

@@ -103,7 +103,7 @@ final class ProfileTests: XCTestCase {
         XCTAssertEqual(p.items.count, 7)
         XCTAssertEqual(p.items[6].name, "g[5]")
         XCTAssertEqual(p.items[6].center, CGPoint(x: 40, y: 30))
-        guard case let .collision(items, _, referenceBounds, _, _) = p.behaviors[1] else { return XCTFail() }
+        guard case let .collision(items, _, referenceBounds, _, _, _, _) = p.behaviors[1] else { return XCTFail() }
         XCTAssertEqual(items, [0, 6])
         XCTAssertTrue(referenceBounds)
     }

@@ -6,7 +6,8 @@
 // reports ms_per_step, ms_last120, awake, the lanes and the scene's own numbers as counters, so
 // `--benchmark_format=json` holds the whole comparison. One iteration is one run of the scene, timed manually: its
 // time (Google Benchmark's time column, which compare.py and --benchmark_repetitions' aggregates read) is the mean
-// milliseconds per measured step.
+// milliseconds per measured step. A profile that reproduces no scene (one of the user's, from --profiles) runs through
+// the object API alone, as DynamicsKitObjects/profile/NAME; a folder without profiles is refused.
 //
 // Usage: swift run -c release DynamicsBenchmarks [--benchmark_filter=rain] [--benchmark_format=json] [--profiles DIR]
 import CGoogleBenchmark
@@ -205,14 +206,20 @@ do {
     exit(1)
 }
 var profiles: [Profile] = []
+/// Profiles that reproduce no SCENES.md scene: the peers cannot build them, so they run through the object API only.
+var ownProfiles: [Profile] = []
 for url in files {
     do {
         let p = try Profile(contentsOf: url)
-        if p.scene != nil { profiles.append(p) }
+        if p.scene != nil { profiles.append(p) } else { ownProfiles.append(p) }
     } catch {
         FileHandle.standardError.write("DynamicsBenchmarks: \(error)\n".data(using: .utf8)!)
         exit(1)
     }
+}
+if profiles.isEmpty && ownProfiles.isEmpty {
+    FileHandle.standardError.write("DynamicsBenchmarks: no profiles (.json files) in \(profilesDirectory.path)\n".data(using: .utf8)!)
+    exit(1)
 }
 // Scene order as in Benchmarks/SCENES.md, then size.
 let order: [BenchmarkScene.Kind] = [.rain, .pyramid, .jointGrid, .fieldSwarm]
@@ -257,6 +264,13 @@ for profile in profiles {
     }
     register("Chipmunk/\(suffix)") { state in
         while dk_benchmark_keep_running(state) != 0 { report(state, profile, runPeer(.chipmunk, profile, state)) }
+    }
+}
+
+// A profile of one's own (no `scene`): the object API only, as DynamicsKitObjects/profile/NAME.
+for profile in ownProfiles {
+    register("DynamicsKitObjects/profile/\(profile.name)") { state in
+        while dk_benchmark_keep_running(state) != 0 { report(state, profile, runObjects(profile, state)) }
     }
 }
 
