@@ -159,10 +159,19 @@ struct Run: ParsableCommand {
     @OptionGroup var output: OutputOptions
     @Flag(name: .long, help: "Print the summary as JSON (for scripts) instead of a table.")
     var json = false
+    @Option(name: .long, help: ArgumentHelp("Write the final state of every item (name, center, angle, velocities, awake) as CSV or JSON lines (by extension: .csv, .jsonl).", valueName: "file"))
+    var final: String?
+
+    func validate() throws {
+        if let f = final, !(f.hasSuffix(".csv") || f.hasSuffix(".jsonl")) {
+            throw ValidationError("--final \(f): the file must end in .csv or .jsonl")
+        }
+    }
 
     func run() throws {
         let (profile, steps) = try options.load(self.profile)
         try output.checkWritable()
+        try OutputOptions.checkWritable([("--final", final)])
         try output.checkSnapshotTime(within: Double(steps) * profile.timeStep)
         let scene = try profile.makeCheckedScene()
         let animator = scene.animator
@@ -201,6 +210,10 @@ struct Run: ParsableCommand {
         let names = ["compile", "forces", "broadphase", "narrowphase", "solve", "islands", "write-back", "callbacks"]
         summary.stages = zip(names, sums).map { ($0, summary.steps > 0 ? 1000 * $1 / Double(summary.steps) : 0) }
         print(json ? summary.json() : summary.table())
+        if let final {
+            try write(finalStates(scene, csv: final.hasSuffix(".csv")), to: final, what: "final state")
+            if !json { print("wrote \(final) (\(count(scene.items.count, "item")))") }
+        }
         if let recorder {
             recorder.recording.summary = profile.summary
             recorder.recording.outcome = summary.pausedAt.map { String(format: "came to rest at %.2f s (step %d of at most %d)", $0, summary.steps, steps) }
@@ -208,6 +221,32 @@ struct Run: ParsableCommand {
             try output.write([recorder.recording], title: "DynamicsKit: \(profile.name)")
         }
     }
+}
+
+/// Every item's state at the end of a run, in the profile's item order: index, name, center, angle, velocity,
+/// angular velocity and whether it is awake, as CSV (a header row) or one JSON object per item.
+func finalStates(_ scene: ProfileScene, csv: Bool) -> String {
+    var index: [ObjectIdentifier: Int] = [:]
+    for (k, item) in scene.items.enumerated() { index[ObjectIdentifier(item)] = k }
+    var rows = [ItemState?](repeating: nil, count: scene.items.count)
+    for state in scene.animator.itemStates() {
+        if let k = index[ObjectIdentifier(state.item)] { rows[k] = state }
+    }
+    var out = csv ? "item,name,x,y,angle,vx,vy,angularVelocity,awake\n" : ""
+    for (k, item) in scene.items.enumerated() {
+        // An item no behavior holds is not in the world: it is where it was left, at rest.
+        let s = rows[k]
+        let values = [s?.center.x ?? item.center.x, s?.center.y ?? item.center.y, s?.angle ?? 0, s?.velocity.x ?? 0,
+                      s?.velocity.y ?? 0, s?.angularVelocity ?? 0].map { "\(Double($0))" }
+        let awake = s?.isAwake ?? false
+        if csv {
+            out += "\(k),\(csvField(item.name ?? "")),\(values.joined(separator: ",")),\(awake ? 1 : 0)\n"
+        } else {
+            out += "{\"item\":\(k),\"name\":\(jsonString(item.name ?? "")),\"x\":\(values[0]),\"y\":\(values[1]),\"angle\":\(values[2]),"
+                + "\"vx\":\(values[3]),\"vy\":\(values[4]),\"angularVelocity\":\(values[5]),\"awake\":\(awake)}\n"
+        }
+    }
+    return out
 }
 
 /// A quick in-process timing table for a developer's machine.

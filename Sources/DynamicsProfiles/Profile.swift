@@ -13,6 +13,10 @@ public struct Profile {
         public var size: CGSize
         public var ellipse: Bool
         public var color: String?
+        /// The starting angle, radians (clockwise on screen).
+        public var angle: Double = 0
+        /// The starting velocity, points/s.
+        public var velocity: CGVector = .zero
     }
 
     /// A rigid link produced by the joint-grid generator: item `a` to item `b`, or to a fixed anchor.
@@ -127,10 +131,23 @@ public final class ProfileScene {
         animator.substepCount = profile.substeps
         do { try animator.world.setSettings(profile.worldSettings) } catch { ContractViolation.handler("\(profile.file): \(error)") }
         items = profile.items.map {
-            HeadlessItem(center: $0.center, size: $0.size, name: $0.name, color: $0.color,
-                         collisionBoundsType: $0.ellipse ? .ellipse : .rectangle)
+            let item = HeadlessItem(center: $0.center, size: $0.size, name: $0.name, color: $0.color,
+                                    collisionBoundsType: $0.ellipse ? .ellipse : .rectangle)
+            if $0.angle != 0 { item.transform = CGAffineTransform(rotationAngle: $0.angle) }
+            return item
         }
         for b in profile.behaviors { animator.addBehavior(make(b)) }
+        // Starting velocities, given once through an item behavior that sets no property.
+        let moving = profile.items.indices.filter { profile.items[$0].velocity != .zero }
+        if !moving.isEmpty {
+            let start = DynamicItemBehavior(items: moving.map { items[$0] })
+            start.name = "starting velocities"
+            for k in moving {
+                let v = profile.items[k].velocity
+                start.addLinearVelocity(CGPoint(x: v.dx, y: v.dy), for: items[k])
+            }
+            animator.addBehavior(start)
+        }
     }
 
     private func make(_ spec: Profile.Behavior) -> DynamicBehavior {

@@ -97,6 +97,38 @@ struct ProfileParser {
         groups.append((name, start..<items.count))
     }
 
+    /// The fields every generator takes besides its own: each item's center moved by up to `jitter` [jx, jy] (right
+    /// and down), its angle `angle` ± `angleJitter` radians, its velocity `velocity` [vx, vy] ± `velocityJitter`
+    /// [jx, jy] points/s.
+    static let startFields: Set<String> = ["jitter", "angle", "angleJitter", "velocity", "velocityJitter"]
+
+    /// Applies the start fields to a generator's items, drawing from `random` per item: x, y of the jitter, then the
+    /// angle, then vx, vy, each only where its spread is not zero (so a generator without them draws nothing).
+    private func applyStart(_ node: Node, to items: inout [Profile.Item], random: inout SplitMix64) throws {
+        func spread(_ key: String) throws -> (Double, Double) {
+            guard let n = try node.optional(key) else { return (0, 0) }
+            let (a, b) = try n.pair()
+            guard a >= 0, b >= 0 else { throw n.fail("expected a spread of at least 0 in each direction, found [\(a), \(b)]") }
+            return (a, b)
+        }
+        let (jx, jy) = try spread("jitter"), (vjx, vjy) = try spread("velocityJitter")
+        let angle = try node.optional("angle")?.number() ?? 0
+        let angleJitter = try node.optional("angleJitter")?.nonNegative() ?? 0
+        var velocity = (0.0, 0.0)
+        if let v = try node.optional("velocity") { velocity = try v.pair() }
+        guard hypot(abs(velocity.0) + vjx, abs(velocity.1) + vjy) <= Double(SupportedRange.speed) else {
+            throw node.fail("expected 'velocity' and 'velocityJitter' to stay within \(Int(SupportedRange.speed)) points/s")
+        }
+        for k in items.indices {
+            if jx > 0 || jy > 0 { items[k].center.x += jx * random.unit(); items[k].center.y += jy * random.unit() }
+            items[k].angle = angle + (angleJitter > 0 ? angleJitter * (2 * random.unit() - 1) : 0)
+            var vx = velocity.0, vy = velocity.1
+            if vjx > 0 { vx += vjx * (2 * random.unit() - 1) }
+            if vjy > 0 { vy += vjy * (2 * random.unit() - 1) }
+            items[k].velocity = CGVector(dx: vx, dy: vy)
+        }
+    }
+
     private mutating func parseItemEntry(_ node: Node, seed: UInt32) throws {
         if let g = try node.optional("generator") {
             let kind = try g.string()
@@ -111,16 +143,16 @@ struct ProfileParser {
             }
             switch kind {
             case "rain":
-                try node.allowOnly(["generator", "id", "count"])
+                try node.allowOnly(ProfileParser.startFields.union(["generator", "id", "count"]))
                 new = sceneItems(.rain(try node.required("count").integer(min: 1, max: ProfileParser.maximumItems), seed: seed))
             case "pyramid":
-                try node.allowOnly(["generator", "id", "rows"])
+                try node.allowOnly(ProfileParser.startFields.union(["generator", "id", "rows"]))
                 new = sceneItems(.pyramid(try node.required("rows").integer(min: 1, max: ProfileParser.maximumItems)))
             case "swarm":
-                try node.allowOnly(["generator", "id", "count"])
+                try node.allowOnly(ProfileParser.startFields.union(["generator", "id", "count"]))
                 new = sceneItems(.fieldSwarm(try node.required("count").integer(min: 1, max: ProfileParser.maximumItems)))
             case "jointGrid":
-                try node.allowOnly(["generator", "id", "side"])
+                try node.allowOnly(ProfileParser.startFields.union(["generator", "id", "side"]))
                 let scene = BenchmarkScene.jointGrid(try node.required("side").integer(min: 1, max: ProfileParser.maximumItems))
                 new = sceneItems(scene)
                 let base = items.count
@@ -128,7 +160,7 @@ struct ProfileParser {
                     Profile.Link(a: base + $0.a, b: $0.b.map { base + $0 }, anchor: CGPoint(x: $0.anchor.x, y: $0.anchor.y))
                 }
             case "grid":
-                try node.allowOnly(["generator", "id", "rows", "columns", "origin", "pitch", "size", "shape", "color", "jitter"])
+                try node.allowOnly(ProfileParser.startFields.union(["generator", "id", "rows", "columns", "origin", "pitch", "size", "shape", "color"]))
                 let rows = try node.required("rows").integer(min: 1, max: ProfileParser.maximumItems), columns = try node.required("columns").integer(min: 1, max: ProfileParser.maximumItems)
                 let (ox, oy) = try node.required("origin").pair()
                 let pitchNode = try node.required("pitch")
@@ -136,34 +168,31 @@ struct ProfileParser {
                 let (w, h) = try size(try node.required("size"))
                 let ellipse = try shape(node)
                 let color = try node.optional("color")?.string()
-                // Each center moved by up to `jitter` (right and down), drawn from the seed: the first generator's
-                // draws are SplitMix64 from the seed itself, x then y per item.
-                var jx = 0.0, jy = 0.0
-                if let j = try node.optional("jitter") {
-                    (jx, jy) = try j.pair()
-                    guard jx >= 0, jy >= 0 else { throw j.fail("expected a jitter of at least 0 in each direction, found [\(jx), \(jy)]") }
-                }
-                var random = SplitMix64(state: UInt64(seed) ^ UInt64(groups.count) << 32)
                 for r in 0..<rows {
                     for c in 0..<columns {
-                        var x = ox + px * Double(c), y = oy + py * Double(r)
-                        if jx > 0 || jy > 0 { x += jx * random.unit(); y += jy * random.unit() }
-                        new.append(Profile.Item(name: "\(id)[\(r * columns + c)]", center: CGPoint(x: x, y: y),
+                        new.append(Profile.Item(name: "\(id)[\(r * columns + c)]", center: CGPoint(x: ox + px * Double(c), y: oy + py * Double(r)),
                                                 size: CGSize(width: w, height: h), ellipse: ellipse, color: color))
                     }
                 }
             default:
                 throw g.fail("unknown generator '\(kind)'; expected one of: \(ProfileParser.generators.joined(separator: ", "))")
             }
+            // The draws of the start fields: SplitMix64 from the seed, the first generator's from the seed itself.
+            var random = SplitMix64(state: UInt64(seed) ^ UInt64(groups.count) << 32)
+            try applyStart(node, to: &new, random: &random)
             try addGroup(idNode, id, new)
         } else {
-            try node.allowOnly(["id", "center", "size", "shape", "color"])
+            try node.allowOnly(["id", "center", "size", "shape", "color", "angle", "velocity"])
             let idNode = try node.required("id")
             let id = try idNode.string()
             let (x, y) = try node.required("center").pair()
             let (w, h) = try size(try node.required("size"))
-            let item = Profile.Item(name: id, center: CGPoint(x: x, y: y), size: CGSize(width: w, height: h),
+            var item = Profile.Item(name: id, center: CGPoint(x: x, y: y), size: CGSize(width: w, height: h),
                                     ellipse: try shape(node), color: try node.optional("color")?.string())
+            var single = [item]
+            var none = SplitMix64(state: 0)   // an item's own angle and velocity draw nothing
+            try applyStart(node, to: &single, random: &none)
+            item = single[0]
             try addGroup(idNode, id, [item])
         }
     }

@@ -82,6 +82,22 @@ final class CLITests: XCTestCase {
         }
     }
 
+    func test_finalState_listsEveryItemInProfileOrder() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("final-\(getpid()).csv")
+        defer { try? FileManager.default.removeItem(at: out) }
+        var command = try Dynamics.parseAsRoot(["run", "falling-square", "--profiles", Self.profiles, "--steps", "30", "--final", out.path])
+        try command.run()
+        let lines = try String(contentsOf: out, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.first, "item,name,x,y,angle,vx,vy,angularVelocity,awake")
+        XCTAssertEqual(lines.count, 2)
+        let fields = lines[1].split(separator: ",")
+        XCTAssertEqual(fields.count, 9)
+        XCTAssertEqual(fields[0], "0")
+        XCTAssertGreaterThan(Double(fields[6]) ?? 0, 100, "falling: vy after half a second")
+        XCTAssertEqual(fields[8], "1")
+        XCTAssertTrue(failure(["run", "falling-square", "--final", "x.txt"])?.contains("--final x.txt: the file must end in .csv or .jsonl") ?? false)
+    }
+
     func test_aBadProfile_namesTheFileAndTheField() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cli-tests-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -74,6 +74,43 @@ final class SweepSpecTests: XCTestCase {
         }
     }
 
+    func test_startFields_setAnglesAndVelocities_drawnFromTheSeedForEveryGenerator() throws {
+        let text = """
+        { "name": "starts", "bounds": [2000, 2000], "steps": 10,
+          "items": [ { "generator": "pyramid", "id": "p", "rows": 3, "angle": 0.25, "angleJitter": 0.1, "velocity": [5, -5], "velocityJitter": [2, 0] },
+                     { "generator": "swarm", "id": "s", "count": 4, "jitter": [1, 2] },
+                     { "id": "one", "center": [10, 10], "size": [4, 4], "angle": 1.5, "velocity": [0, 30] } ],
+          "behaviors": [] }
+        """
+        let a = try Profile(json: text, file: "s.json", seed: 1), b = try Profile(json: text, file: "s.json", seed: 2)
+        let plain = try Profile(json: text.replacingOccurrences(of: "\"jitter\": [1, 2]", with: "\"jitter\": [0, 0]"), file: "s.json", seed: 1)
+        for k in 0..<6 {
+            XCTAssertEqual(a.items[k].angle, 0.25, accuracy: 0.1 + 1e-12)
+            XCTAssertEqual(Double(a.items[k].velocity.dx), 5, accuracy: 2 + 1e-12)
+            XCTAssertEqual(a.items[k].velocity.dy, -5)
+            XCTAssertNotEqual(a.items[k].angle, b.items[k].angle, "another seed, another draw")
+        }
+        for k in 6..<10 {
+            let dx = a.items[k].center.x - plain.items[k].center.x, dy = a.items[k].center.y - plain.items[k].center.y
+            XCTAssertTrue(dx >= 0 && dx < 1 && dy >= 0 && dy < 2 && (dx, dy) != (0, 0), "swarm item \(k) moved by \(dx), \(dy)")
+            XCTAssertEqual(a.items[k].angle, 0)
+        }
+        XCTAssertEqual(a.items[10].angle, 1.5)
+        XCTAssertEqual(a.items[10].velocity, CGVector(dx: 0, dy: 30))
+
+        // Built into an animator, the items start turned and moving.
+        let scene = try a.makeCheckedScene()
+        XCTAssertEqual(Double(scene.items[10].transform.rotationAngle), 1.5, accuracy: 1e-9)
+        scene.animator.step()
+        let state = try XCTUnwrap(scene.animator.itemStates().first { $0.item === scene.items[10] })
+        XCTAssertEqual(Double(state.velocity.y), 30, accuracy: 0.5)
+
+        for (field, expected) in [("\"angleJitter\": -1", "expected a number ≥ 0"), ("\"velocity\": [1e5, 0], \"velocityJitter\": [1, 0]", "to stay within 100000 points/s")] {
+            let bad = text.replacingOccurrences(of: "\"jitter\": [1, 2]", with: field)
+            XCTAssertThrowsError(try Profile(json: bad, file: "s.json")) { XCTAssertTrue("\($0)".contains(expected), "\($0)") }
+        }
+    }
+
     func test_runs_areNumberedListsFirstDrawsLast_andDrawnFromTheRunAlone() throws {
         let s = try sweep("""
         { "profile": "little-pile", "draws": 3, "seed": 9,
