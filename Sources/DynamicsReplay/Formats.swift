@@ -2,8 +2,10 @@ import DynamicsKit
 
 /// Text forms of a recording: CSV and JSON lines (both with a header describing the columns) and an SVG snapshot.
 extension Recording {
-    /// One row per record: every item of every frame, and the attachments, snap targets, contact events and
-    /// boundary changes of each frame. Lines starting with `#` describe the recording and the columns.
+    /// One row per record, the kind of record in the first column (so a table library can split them): each
+    /// frame's awake count, every item of every frame with its name, velocities and whether it is awake, the
+    /// attachments, snap targets, contacts begun and ended (with what touched what) and boundary changes. Lines
+    /// starting with `#` describe the recording and the columns.
     public func csv() -> String {
         var out = "# DynamicsKit recording: \(title)\n"
         out += "# step \(num(stepTime)) s, a frame every \(every) step(s), \(frameCount) frames, \(items.count) items\n"
@@ -11,20 +13,25 @@ extension Recording {
         for (k, item) in items.enumerated() {
             out += "# item \(k): \(csvField(item.name)) \(num(item.width))x\(num(item.height)) \(item.ellipse ? "ellipse" : "rectangle") \(item.color)\n"
         }
-        out += "# columns: record (item | joint | snap | contact | boundary | size), frame, time (s), index (item, joint,"
-        out += " snap or boundary number), x, y (points), angle (item: radians, clockwise on screen), x2, y2 (points:"
-        out += " the other end of a joint or boundary segment, the snap point); a size record gives an item's new"
-        out += " width and height as x and y, from that frame on\n"
-        out += "record,frame,time,index,x,y,angle,x2,y2\n"
+        out += "# columns: record (frame | item | joint | snap | contact | ended | boundary | size), frame, time (s), index"
+        out += " (item, joint, snap or boundary segment number), name (item), x, y (points), angle (item: radians, clockwise"
+        out += " on screen), vx, vy (item: points/s), spin (item: radians/s), awake (item: 1 or 0; frame: the awake items),"
+        out += " x2, y2 (points: the other end of a joint or boundary segment, the snap point), first, second (contact and"
+        out += " ended: the items' numbers, second empty for a boundary), boundary (contact and ended: the boundary's"
+        out += " identifier); a contact row is where a contact began, an ended row a contact that ended; a size record gives"
+        out += " an item's new width and height as x and y, from that frame on\n"
+        out += "record,frame,time,index,name,x,y,angle,vx,vy,spin,awake,x2,y2,first,second,boundary\n"
         let n = items.count
+        let names = items.map { csvField($0.name) }
         var change = 0, sizeChange = 0
         for f in 0..<frameCount {
             let t = num(times[f])
+            out += "frame,\(f),\(t),,,,,,,,,\(awake[f]),,,,,\n"
             while change < boundaryChanges.count && boundaryChanges[change].frame == f {
                 var segment = 0
                 for line in boundaryChanges[change].outlines {
                     for (p, q) in zip(line, line.dropFirst()) {
-                        out += "boundary,\(f),\(t),\(segment),\(num(p.x)),\(num(p.y)),,\(num(q.x)),\(num(q.y))\n"
+                        out += "boundary,\(f),\(t),\(segment),,\(num(p.x)),\(num(p.y)),,,,,,\(num(q.x)),\(num(q.y)),,,\n"
                         segment += 1
                     }
                 }
@@ -32,23 +39,26 @@ extension Recording {
             }
             while sizeChange < sizeChanges.count && sizeChanges[sizeChange].frame == f {
                 let c = sizeChanges[sizeChange]
-                out += "size,\(f),\(t),\(c.item),\(num(c.width)),\(num(c.height)),,,\n"
+                out += "size,\(f),\(t),\(c.item),\(names[c.item]),\(num(c.width)),\(num(c.height)),,,,,,,,,,\n"
                 sizeChange += 1
             }
             for i in 0..<n {
                 let s = (f * n + i) * 3
-                out += "item,\(f),\(t),\(i),\(states[s]),\(states[s + 1]),\(states[s + 2]),,\n"
+                out += "item,\(f),\(t),\(i),\(names[i]),\(states[s]),\(states[s + 1]),\(states[s + 2]),"
+                out += "\(velocities[s]),\(velocities[s + 1]),\(velocities[s + 2]),\(itemAwake[f * n + i]),,,,,\n"
             }
             /// Joints and snaps: (x1, y1, x2, y2) per record.
             func segments(_ record: String, _ a: [Float]) {
                 for (j, k) in stride(from: 0, to: a.count, by: 4).enumerated() {
-                    out += "\(record),\(f),\(t),\(j),\(a[k]),\(a[k + 1]),,\(a[k + 2]),\(a[k + 3])\n"
+                    out += "\(record),\(f),\(t),\(j),,\(a[k]),\(a[k + 1]),,,,,,\(a[k + 2]),\(a[k + 3]),,,\n"
                 }
             }
             segments("joint", joints[f])
             segments("snap", snaps[f])
-            for (j, k) in stride(from: 0, to: contacts[f].count, by: 2).enumerated() {
-                out += "contact,\(f),\(t),\(j),\(contacts[f][k]),\(contacts[f][k + 1]),,,\n"
+            for c in contactEvents[f] {
+                let point = c.began ? "\(c.x),\(c.y)" : ","
+                let second = c.second >= 0 ? "\(c.second)" : ""
+                out += "\(c.began ? "contact" : "ended"),\(f),\(t),,,\(point),,,,,,,,\(c.first),\(second),\(csvField(c.boundary ?? ""))\n"
             }
         }
         return out
@@ -65,6 +75,13 @@ extension Recording {
             out += "],\"joints\":[\(joints[f].map { "\($0)" }.joined(separator: ","))]"
             out += ",\"snaps\":[\(snaps[f].map { "\($0)" }.joined(separator: ","))]"
             out += ",\"contacts\":[\(contacts[f].map { "\($0)" }.joined(separator: ","))],\"awake\":\(awake[f])"
+            out += ",\"velocities\":[" + velocities[(f * n * 3)..<((f + 1) * n * 3)].map { "\($0)" }.joined(separator: ",") + "]"
+            out += ",\"itemAwake\":[" + itemAwake[(f * n)..<((f + 1) * n)].map { "\($0)" }.joined(separator: ",") + "]"
+            out += ",\"contactEvents\":[" + contactEvents[f].map { c in
+                "{\"began\":\(c.began),\"first\":\(c.first),\"second\":\(c.second)"
+                    + (c.boundary.map { ",\"boundary\":" + jsonString($0) } ?? "")
+                    + (c.began ? ",\"x\":\(c.x),\"y\":\(c.y)" : "") + "}"
+            }.joined(separator: ",") + "]"
             if change < boundaryChanges.count && boundaryChanges[change].frame == f {
                 out += ",\"boundaries\":[" + boundaryChanges[change].outlines.map { line in
                     "[" + line.map { "\(num($0.x)),\(num($0.y))" }.joined(separator: ",") + "]"
@@ -137,6 +154,9 @@ private struct RecordingHeader: Encodable {
         "joints": "x1, y1, x2, y2 per attachment (item end, other end)",
         "snaps": "x1, y1 (item), x2, y2 (snap point) per snap",
         "contacts": "x, y of each contact begun since the previous frame", "awake": "awake items",
+        "velocities": "vx, vy (points/s), spin (radians/s) of each item in turn",
+        "itemAwake": "1 for each item awake, 0 for one at rest, in turn",
+        "contactEvents": "each contact begun or ended since the previous frame: began, first and second item (−1: a boundary), boundary identifier, x, y where it began",
         "boundaries": "present when the boundaries change: polylines of x, y",
         "sizes": "present when an item's bounds change: item, width, height of each",
     ]

@@ -13,6 +13,22 @@ public struct RecordedItem: Equatable, Sendable {
     }
 }
 
+/// A contact that began or ended: between items `first` and `second` (their numbers in the recording), or an item
+/// and a boundary (the other number −1, `boundary` its identifier: "reference bounds" for the animator's bounds).
+public struct RecordedContact: Equatable, Sendable {
+    public var began: Bool
+    public var first: Int
+    public var second: Int
+    public var boundary: String?
+    /// Where a contact began; NaN for one that ended.
+    public var x: Float
+    public var y: Float
+
+    public init(began: Bool, first: Int, second: Int, boundary: String? = nil, x: Float = .nan, y: Float = .nan) {
+        self.began = began; self.first = first; self.second = second; self.boundary = boundary; self.x = x; self.y = y
+    }
+}
+
 /// What a simulation did, frame by frame: every item's center and angle, the attachments, snap targets and
 /// contact events of each frame, and the collision boundaries whenever they change. Written as CSV or JSON lines,
 /// drawn as an HTML replay page or an SVG snapshot.
@@ -42,6 +58,12 @@ public final class Recording {
     public internal(set) var contacts: [[Float]] = []
     /// Per frame, how many items were awake.
     public internal(set) var awake: [Int] = []
+    /// Per frame, vx, vy (points/s) and the spin (radians/s) of every item in turn.
+    public internal(set) var velocities: [Float] = []
+    /// Per frame, 1 for every item that was awake, 0 for one at rest, in turn.
+    public internal(set) var itemAwake: [UInt8] = []
+    /// Per frame, the contacts that began or ended since the frame before, with what touched what.
+    public internal(set) var contactEvents: [[RecordedContact]] = []
     /// The collision boundaries as polylines, from the frame at which they took this shape.
     public internal(set) var boundaryChanges: [(frame: Int, outlines: [[CGPoint]])] = []
     /// An item's size from the frame at which its bounds took it (items otherwise keep their size in `items`): an
@@ -56,6 +78,12 @@ public final class Recording {
         self.stepTime = stepTime
         self.every = every
         self.items = items
+    }
+
+    /// A frame's contact events, and the points of those that began (what the replay page draws).
+    func takeContacts(_ events: [RecordedContact]) {
+        contactEvents.append(events)
+        contacts.append(events.filter(\.began).flatMap { [$0.x, $0.y] })
     }
 
     /// The boundaries in force at `frame`.
@@ -85,6 +113,7 @@ public final class Recorder {
     public let recording: Recording
     private let animator: DynamicAnimator
     private let tracked: [DynamicItem]
+    private let trackedIndex: [ObjectIdentifier: Int]
     private var schedule = FrameSchedule()
     /// The sizes last recorded, to notice an item whose bounds change.
     private var lastSizes: [CGSize]
@@ -97,6 +126,11 @@ public final class Recorder {
         precondition(every >= 1, "Recorder: every must be at least 1, got \(every)")
         self.animator = animator
         tracked = items
+        var index: [ObjectIdentifier: Int] = [:]
+        for (k, item) in items.enumerated() where index[ObjectIdentifier(item)] == nil { index[ObjectIdentifier(item)] = k }
+        trackedIndex = index
+        // Compiled now, so that the first frame counts the awake items as the first step will.
+        _ = animator.itemCount
         let recorded = items.enumerated().map { k, item -> RecordedItem in
             let headless = item as? HeadlessItem
             return RecordedItem(name: headless?.name ?? "item \(k)", width: Double(item.bounds.width),
@@ -112,7 +146,22 @@ public final class Recorder {
     }
 
     private func stepped() {
-        if schedule.stepped(animator.world.contactBeganEvents, every: recording.every) { capture() }
+        let events = animator.lastStepContactEvents().compactMap { e -> RecordedContact? in
+            /// An item's number in the recording (−1 for one not recorded), or a boundary's identifier.
+            func party(_ p: ContactEvent.Party) -> (Int, String?) {
+                switch p {
+                case let .item(item): return (trackedIndex[ObjectIdentifier(item)] ?? -1, nil)
+                case let .boundary(_, id): return (-1, id.map { "\($0)" } ?? "reference bounds")
+                }
+            }
+            let (a, boundaryA) = party(e.first), (b, boundaryB) = party(e.second)
+            guard a >= 0 || b >= 0 else { return nil }
+            // The recorded item first.
+            let (first, second) = a >= 0 ? (a, b) : (b, a)
+            return RecordedContact(began: e.began, first: first, second: second, boundary: boundaryA ?? boundaryB,
+                                   x: e.point.map { Float($0.x) } ?? .nan, y: e.point.map { Float($0.y) } ?? .nan)
+        }
+        if schedule.stepped(events, every: recording.every) { capture() }
     }
 
     /// Records the current state as a frame unless the last step was just recorded.
@@ -123,9 +172,15 @@ public final class Recorder {
     private func capture() {
         let r = recording
         r.times.append(animator.elapsedTime)
+        var moving: [ObjectIdentifier: ItemState] = [:]
+        for state in animator.itemStates() { moving[ObjectIdentifier(state.item)] = state }
         for item in tracked {
             r.states.append(Float(item.center.x)); r.states.append(Float(item.center.y))
             r.states.append(Float(item.transform.rotationAngle))
+            // An item outside the world (no behavior holds it) is at rest.
+            let state = moving[ObjectIdentifier(item)]
+            r.velocities += [Float(state?.velocity.x ?? 0), Float(state?.velocity.y ?? 0), Float(state?.angularVelocity ?? 0)]
+            r.itemAwake.append(state?.isAwake == true ? 1 : 0)
         }
         var joints: [Float] = [], snaps: [Float] = [], outlines: [[CGPoint]] = []
         Self.forEachBehavior(in: animator) { b in
@@ -148,7 +203,7 @@ public final class Recorder {
         }
         r.joints.append(joints)
         r.snaps.append(snaps)
-        r.contacts.append(schedule.frameTaken())
+        r.takeContacts(schedule.frameTaken())
         r.awake.append(animator.world.awakeBodyCount)
         let frame = r.times.count - 1
         if r.boundaryChanges.last?.outlines != outlines { r.boundaryChanges.append((frame, outlines)) }
@@ -201,6 +256,7 @@ public final class WorldRecorder {
     public let recording: Recording
     private let world: World
     private let bodies: [BodyID]
+    private let index: [BodyID: Int]
     private var schedule = FrameSchedule()
     /// Each body's last recorded state, kept for a body destroyed since (a destroyed body stays where it was).
     private var last: [Float]
@@ -223,6 +279,9 @@ public final class WorldRecorder {
         guard stepTime.isFinite, stepTime > 0 else { throw DynamicsError("WorldRecorder: stepTime must be positive, got \(stepTime)") }
         self.world = world
         self.bodies = bodies
+        var index: [BodyID: Int] = [:]
+        for (k, id) in bodies.enumerated() where index[id] == nil { index[id] = k }
+        self.index = index
         last = [Float](repeating: 0, count: 3 * bodies.count)
         recording = Recording(title: title, viewBox: viewBox, stepTime: stepTime, every: every, items: items)
         if !boundaries.isEmpty { recording.boundaryChanges.append((0, boundaries)) }
@@ -231,7 +290,16 @@ public final class WorldRecorder {
 
     /// Takes in the step just made: its contact events, and a frame every `every` steps.
     public func stepped() {
-        if schedule.stepped(world.contactBeganEvents, every: recording.every) { capture() }
+        var events: [RecordedContact] = []
+        func add(_ a: BodyID, _ b: BodyID, began: Bool, point: Vec2?) {
+            let i = index[a] ?? -1, j = index[b] ?? -1
+            guard i >= 0 || j >= 0 else { return }
+            let (first, second) = i >= 0 ? (i, j) : (j, i)
+            events.append(RecordedContact(began: began, first: first, second: second, x: point?.x ?? .nan, y: point?.y ?? .nan))
+        }
+        for e in world.contactBeganEvents { add(e.bodyA, e.bodyB, began: true, point: e.point) }
+        for e in world.contactEndedEvents { add(e.bodyA, e.bodyB, began: false, point: nil) }
+        if schedule.stepped(events, every: recording.every) { capture() }
     }
 
     /// Records the current state as a frame unless the last step was just recorded.
@@ -242,14 +310,25 @@ public final class WorldRecorder {
     private func capture() {
         let r = recording
         r.times.append(Double(schedule.steps) * r.stepTime)
-        for (k, id) in bodies.enumerated() where world.isValid(id) {
+        for (k, id) in bodies.enumerated() {
+            guard world.isValid(id) else {
+                // A destroyed body stays where it was last seen, at rest.
+                r.velocities += [0, 0, 0]; r.itemAwake.append(0)
+                continue
+            }
             let o = world.origin(of: id)
             last[3 * k] = o.x; last[3 * k + 1] = o.y; last[3 * k + 2] = world.angle(of: id)
+            // The velocity of the body's origin (the item's center): its center of mass's plus the turn about it.
+            let w = world.angularVelocity(of: id)
+            let arm = o - world.centerOfMass(of: id)
+            let v = world.velocity(of: id) + Vec2(-w * arm.y, w * arm.x)
+            r.velocities += [v.x, v.y, w]
+            r.itemAwake.append(world.isAwake(id) ? 1 : 0)
         }
         r.states += last
         r.joints.append([])
         r.snaps.append([])
-        r.contacts.append(schedule.frameTaken())
+        r.takeContacts(schedule.frameTaken())
         r.awake.append(world.awakeBodyCount)
     }
 }
@@ -259,19 +338,19 @@ public final class WorldRecorder {
 struct FrameSchedule {
     private(set) var steps = 0
     private var lastFrameStep = -1
-    private var contacts: [Float] = []
+    private var contacts: [RecordedContact] = []
 
     /// Counts a step and its contact events; whether to take a frame now.
-    mutating func stepped(_ began: [ContactBeganEvent], every: Int) -> Bool {
+    mutating func stepped(_ events: [RecordedContact], every: Int) -> Bool {
         steps += 1
-        for e in began { contacts.append(e.point.x); contacts.append(e.point.y) }
+        contacts += events
         return steps % every == 0
     }
 
     var needsLastFrame: Bool { lastFrameStep != steps }
 
     /// A frame is taken now: the contacts since the last one.
-    mutating func frameTaken() -> [Float] {
+    mutating func frameTaken() -> [RecordedContact] {
         lastFrameStep = steps
         defer { contacts.removeAll() }
         return contacts

@@ -67,14 +67,42 @@ final class RecordingTests: XCTestCase {
         XCTAssertTrue(header.contains { $0.hasPrefix("# columns: record") })
         XCTAssertTrue(header.contains { $0 == "# item 1: bob 20x20 ellipse #4e79a7" || $0.hasPrefix("# item 1: bob 20x20 ellipse") })
         let rows = lines.filter { !$0.hasPrefix("#") }
-        XCTAssertEqual(rows.first, "record,frame,time,index,x,y,angle,x2,y2")
-        XCTAssertTrue(rows.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 9 })
-        // 3 frames × (3 items + 1 joint + 1 snap), and the 5 boundary segments once.
+        XCTAssertEqual(rows.first, "record,frame,time,index,name,x,y,angle,vx,vy,spin,awake,x2,y2,first,second,boundary")
+        XCTAssertTrue(rows.dropFirst().allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false).count == 17 })
+        // 3 frames × (1 frame row + 3 items + 1 joint + 1 snap), and the 5 boundary segments once.
         let kinds = Dictionary(grouping: rows.dropFirst(), by: { $0.split(separator: ",")[0] }).mapValues(\.count)
+        XCTAssertEqual(kinds["frame"], 3)
         XCTAssertEqual(kinds["item"], 9)
         XCTAssertEqual(kinds["joint"], 3)
         XCTAssertEqual(kinds["snap"], 3)
         XCTAssertEqual(kinds["boundary"], 5)
+    }
+
+    /// What an analysis needs from a recording: each item's velocities and whether it is awake, the awake count
+    /// from the first frame on, and every contact begun and ended with what touched what.
+    func test_aRecording_holdsVelocitiesAwakeFlagsAndContactPartners() throws {
+        let (animator, items) = makeScene()
+        let recorder = Recorder(animator: animator, items: items, title: "analysis", every: 1)
+        for _ in 0..<90 { animator.step() }
+        let r = recorder.recording
+        XCTAssertEqual(r.awake[0], 3, "the first frame counts the items the first step moves")
+        XCTAssertEqual(r.velocities.count, r.states.count)
+        XCTAssertEqual(r.itemAwake.count, 3 * r.frameCount)
+        // The box falls: after 10 steps it moves down at about g·t.
+        XCTAssertEqual(Double(r.velocities[(10 * 3 + 0) * 3 + 1]), 1000.0 * 10 / 60, accuracy: 20)
+        XCTAssertEqual(r.itemAwake[10 * 3 + 0], 1)
+        // It lands on the shelf: a contact of item 0 with the boundary "shelf", where it began.
+        let landing = try XCTUnwrap(r.contactEvents.joined().first { $0.began && $0.boundary == "shelf" })
+        XCTAssertEqual(landing.first, 0)
+        XCTAssertEqual(landing.second, -1)
+        XCTAssertEqual(Double(landing.y), 200, accuracy: 2)
+        let csv = r.csv().split(separator: "\n")
+        XCTAssertTrue(csv.contains { $0.hasPrefix("contact,") && $0.hasSuffix(",0,,shelf") }, "the CSV names the boundary")
+        XCTAssertTrue(csv.contains { $0.hasPrefix("item,10,") && $0.contains(",box,") })
+        let frame = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.jsonLines().split(separator: "\n")[1].utf8)) as? [String: Any])
+        XCTAssertEqual(frame["awake"] as? Int, 3)
+        XCTAssertEqual((frame["velocities"] as? [Double])?.count, 9)
+        XCTAssertEqual(frame["itemAwake"] as? [Int], [1, 1, 1])
     }
 
     func test_jsonLines_parse_withAHeaderLine() throws {
@@ -127,8 +155,8 @@ final class RecordingTests: XCTestCase {
         XCTAssertEqual(r.sizes(atFrame: 0)[0].width, 100)
         XCTAssertEqual(r.sizes(atFrame: 2)[0].width, 140)
         XCTAssertEqual(r.csv().split(separator: "\n").filter { $0.hasPrefix("size,") },
-                       ["size,1,0.03333333333333333,0,120,40,,,", "size,2,0.06666666666666667,0,140,40,,,",
-                        "size,3,0.09999999999999999,0,160,40,,,"])
+                       ["size,1,0.03333333333333333,0,button,120,40,,,,,,,,,,", "size,2,0.06666666666666667,0,button,140,40,,,,,,,,,,",
+                        "size,3,0.09999999999999999,0,button,160,40,,,,,,,,,,"])
         let frame2 = try XCTUnwrap(r.jsonLines().split(separator: "\n").dropFirst(3).first)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(frame2.utf8)) as? [String: Any])
         XCTAssertEqual(object["sizes"] as? [Double], [0, 140, 40])

@@ -35,6 +35,9 @@ final class WorldRecorderTests: XCTestCase {
         // At the end every box rests on the floor: its center 10 above it.
         for k in 0..<3 { XCTAssertEqual(Double(r.states[r.states.count - 9 + 3 * k + 1]), 190, accuracy: 1) }
         XCTAssertEqual(r.contacts.flatMap { $0 }.count, 2 * 3, "each box's landing, once")
+        XCTAssertEqual(r.contactEvents.joined().filter(\.began).map(\.second), [-1, -1, -1], "each against the floor, which is not recorded")
+        XCTAssertEqual(Double(r.velocities[3 * 3 * 10 + 1]), 1000.0 * 20 / 60, accuracy: 20, "falling at g·t after 20 steps")
+        XCTAssertEqual(Array(r.itemAwake.suffix(3)), [0, 0, 0], "at rest on the floor at the end")
         XCTAssertEqual(r.awake.first, 3)
         XCTAssertEqual(r.boundaries(atFrame: 10).first?.count, 2)
         let csv = r.csv()
