@@ -279,7 +279,7 @@ struct Gate: ParsableCommand {
     }
 
     func emit(_ row: GateRow) {
-        print("\(row.key.padding(toLength: 34, withPad: " ", startingAt: 0)) \(row.measure.padding(toLength: 18, withPad: " ", startingAt: 0)) "
+        print("\(row.key.padding(toLength: 34, withPad: " ", startingAt: 0)) \(row.measure.padding(toLength: 22, withPad: " ", startingAt: 0)) "
               + "\(String(repeating: " ", count: max(0, 14 - row.baseline.count)))\(row.baseline) \(String(repeating: " ", count: max(0, 14 - row.now.count)))\(row.now) "
               + "\(String(repeating: " ", count: max(0, 9 - row.change.count)))\(row.change)  \(row.verdict)")
         if format == .github && row.failed {
