@@ -124,6 +124,7 @@ public final class World {
         scratchPolygons.deallocate()
         dk_stage_progress_destroy(workers.progress)
         workers.blockResults.deallocate()
+        workers.blockCounts.deallocate()
         contactStore.chunks?.free()
         freeMotion.fields.free(count: freeMotion.fieldCount)
         rodSolver.velocity.free(count: 0)

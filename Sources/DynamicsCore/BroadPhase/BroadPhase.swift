@@ -153,6 +153,11 @@ struct BroadPhaseState {
     var staticGrid = StaticGrid()
     var cellEntries: [UInt64] = []
     var pairs: [UInt64] = []
+    /// The pairs each block of cells found when the cells are searched on the workers (`searchGrid`), joined in block
+    /// order afterwards; kept with their capacity.
+    var blockPairs: [[UInt64]] = []
+    /// The same for the candidates' filter (`filterCandidates`): each block's reaches, beside its pairs.
+    var blockReaches: [[PairReach]] = []
     var sortScratch: [UInt64] = []
     var sortCounts: [Int] = []
     /// The counting sort's bucket counts (cells in use, or body ids).

@@ -338,31 +338,73 @@ extension World {
     @inline(__always)
     func filterCandidates(_ frame: SweptFrame, candidates: inout [UInt64], pairs: inout [UInt64], reaches: inout [PairReach]) {
         let fat = broadphase.fatBoxes, n = frame.n, boxes = frame.boxes
+        /// Filters candidates `range` in place (the kept ones to the front of the range, in order), appending the
+        /// pairs and reaches found to `pairs` and `reaches`; returns how many candidates it kept.
+        @inline(__always) func filter(_ cb: UnsafeMutableBufferPointer<UInt64>, _ range: Range<Int>, _ slotOf: UnsafeBufferPointer<Int32>,
+                                      pairs: inout [UInt64], reaches: inout [PairReach]) -> Int {
+            var w = range.lowerBound
+            for r in range {
+                let pair = cb[r]
+                let (sa, sb) = World.slots(of: pair, slotOf)
+                if sa < n && sb < n {
+                    guard fat[sa].overlaps(fat[sb]) else { continue }
+                    cb[w] = pair; w += 1
+                    guard boxes[sa].overlaps(boxes[sb]) else { continue }
+                } else {
+                    let (s, t) = sa < n ? (sa, sb) : (sb, sa)
+                    guard fat[s].overlaps(boxes[t]) else { continue }
+                    cb[w] = pair; w += 1
+                    guard frame.worldBox(s).overlaps(boxes[t]) else { continue }
+                }
+                let r = frame.reach(sa, sb)
+                if r.apart { continue }
+                pairs.append(pair)
+                reaches.append(PairReach(spin: r.spin, speculativeReach: r.speculativeReach))
+            }
+            return w - range.lowerBound
+        }
+        let count = candidates.count
         let kept = candidates.withUnsafeMutableBufferPointer { cb -> Int in
-            var w = 0
-            frame.slotOf.withUnsafeBufferPointer { slotOf in
-                for r in 0..<cb.count {
-                    let pair = cb[r]
-                    let (sa, sb) = World.slots(of: pair, slotOf)
-                    if sa < n && sb < n {
-                        guard fat[sa].overlaps(fat[sb]) else { continue }
-                        cb[w] = pair; w += 1
-                        guard boxes[sa].overlaps(boxes[sb]) else { continue }
-                    } else {
-                        let (s, t) = sa < n ? (sa, sb) : (sb, sa)
-                        guard fat[s].overlaps(boxes[t]) else { continue }
-                        cb[w] = pair; w += 1
-                        guard frame.worldBox(s).overlaps(boxes[t]) else { continue }
+            frame.slotOf.withUnsafeBufferPointer { slotOf -> Int in
+                guard let executor = executor(work: count, minimum: workers.parallelCandidates) else {
+                    return filter(cb, 0..<count, slotOf, pairs: &pairs, reaches: &reaches)
+                }
+                // On the workers: blocks of candidates, each filtered in place with its own lists, then joined in
+                // block order (the same candidates, pairs and reaches in the same order as one pass).
+                let perBlock = Swift.max(workers.candidateBlock, (count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks)
+                let blocks = (count + perBlock - 1) / perBlock
+                if broadphase.blockPairs.count < blocks {
+                    broadphase.blockPairs.append(contentsOf: repeatElement([], count: blocks - broadphase.blockPairs.count))
+                }
+                if broadphase.blockReaches.count < blocks {
+                    broadphase.blockReaches.append(contentsOf: repeatElement([], count: blocks - broadphase.blockReaches.count))
+                }
+                let keptCounts = workers.blockCounts
+                return broadphase.blockPairs.withUnsafeMutableBufferPointer { pairLists in
+                    broadphase.blockReaches.withUnsafeMutableBufferPointer { reachLists in
+                        runParallel(executor, blocks) { k in
+                            pairLists[k].removeAll(keepingCapacity: true)
+                            reachLists[k].removeAll(keepingCapacity: true)
+                            let from = k * perBlock
+                            keptCounts[k] = filter(cb, from..<Swift.min(from + perBlock, count), slotOf,
+                                                   pairs: &pairLists[k], reaches: &reachLists[k])
+                        }
+                        var w = 0
+                        for k in 0..<blocks {
+                            let from = k * perBlock, keptHere = keptCounts[k]
+                            if w != from, keptHere > 0 {
+                                (cb.baseAddress! + w).update(from: cb.baseAddress! + from, count: keptHere)
+                            }
+                            w += keptHere
+                            pairs.append(contentsOf: pairLists[k])
+                            reaches.append(contentsOf: reachLists[k])
+                        }
+                        return w
                     }
-                    let r = frame.reach(sa, sb)
-                    if r.apart { continue }
-                    pairs.append(pair)
-                    reaches.append(PairReach(spin: r.spin, speculativeReach: r.speculativeReach))
                 }
             }
-            return w
         }
-        candidates.removeLast(candidates.count - kept)
+        candidates.removeLast(count - kept)
     }
 
     /// What sweeping a tight box takes (`swept`).

@@ -192,15 +192,46 @@ extension World {
                     }
                 }
                 // Cell b's run ends where the placement left its count, and starts where cell b − 1's ends.
-                var start = 0
-                for b in 0..<buckets {
-                    let end = Int(next[b])
-                    if end - start > 1 {
-                        let y = b / width, x = b - y * width
-                        let key = UInt32(UInt16(truncatingIfNeeded: y) &+ y0) << 16 | UInt32(UInt16(truncatingIfNeeded: x) &+ x0)
-                        pairsWithin(key, start, end, { Int(entries[$0]) }, to: &list)
+                /// The pairs of cells `cells` into `out`.
+                @inline(__always) func searchCells(_ cells: Range<Int>, into out: inout [UInt64]) {
+                    var start = cells.lowerBound == 0 ? 0 : Int(next[cells.lowerBound - 1])
+                    for b in cells {
+                        let end = Int(next[b])
+                        if end - start > 1 {
+                            let y = b / width, x = b - y * width
+                            let key = UInt32(UInt16(truncatingIfNeeded: y) &+ y0) << 16 | UInt32(UInt16(truncatingIfNeeded: x) &+ x0)
+                            pairsWithin(key, start, end, { Int(entries[$0]) }, to: &out)
+                        }
+                        start = end
                     }
-                    start = end
+                }
+                guard keep == nil, let executor = executor(work: entryTotal, minimum: workers.parallelCellEntries) else {
+                    searchCells(0..<buckets, into: &list)
+                    return
+                }
+                // On the workers: blocks of cells holding about equal numbers of entries, each listing its pairs into
+                // a list of its own, joined in block order (the same pairs in the same order as one pass).
+                let blocks = Swift.max(1, Swift.min(WorkerState.maximumBlocks, entryTotal / workers.cellEntryBlock))
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: blocks + 1) { first in
+                    first[0] = 0
+                    for k in 1..<blocks {
+                        // The first cell whose run ends past k/blocks of the entries.
+                        let target = Int32(k * entryTotal / blocks)
+                        var lo = first[k - 1], hi = buckets
+                        while lo < hi { let mid = (lo + hi) / 2; if next[mid] <= target { lo = mid + 1 } else { hi = mid } }
+                        first[k] = lo
+                    }
+                    first[blocks] = buckets
+                    if broadphase.blockPairs.count < blocks {
+                        broadphase.blockPairs.append(contentsOf: repeatElement([], count: blocks - broadphase.blockPairs.count))
+                    }
+                    broadphase.blockPairs.withUnsafeMutableBufferPointer { lists in
+                        runParallel(executor, blocks) { k in
+                            lists[k].removeAll(keepingCapacity: true)
+                            searchCells(first[k]..<first[k + 1], into: &lists[k])
+                        }
+                        for k in 0..<blocks { list.append(contentsOf: lists[k]) }
+                    }
                 }
             }
             if let grid = keep {

@@ -45,29 +45,32 @@ extension World {
     /// The awake bodies' tight boxes (into `tight`) and their boxes swept in the frame of `sweep.shift` (into the
     /// box column), by slot; a body whose class collides with nothing gets an empty swept box. Returns how many of
     /// the others are fast: their speed squared at least `slowSpeed2`. (A loop over local buffers: the tables are
-    /// read once.)
+    /// read once.) Body by body, so in blocks of bodies on the workers.
     func sweepBoxes(n: Int, tight: UnsafeMutablePointer<AABB>, sweep: SweepTerms, slowSpeed2: Float) -> Int {
         return bodies.withColumns { columns in
-            var fast = 0
             let bodyIndex = columns.bodyIndex, pos = columns.position, rot = columns.rotation
             let box = columns.box
-            bodies.collisionClass.withUnsafeBufferPointer { classOf in
+            return bodies.collisionClass.withUnsafeBufferPointer { classOf in
             collisionFilter.classActive.withUnsafeBufferPointer { active in
             bodies.shapeStart.withUnsafeBufferPointer { shapeStart in
             bodies.shapeCount.withUnsafeBufferPointer { shapeCount in
             shapeStore.records.withUnsafeBufferPointer { sh in
             shapeStore.polygonVertices.withUnsafeBufferPointer { pv in
-                for s in 0..<n {
-                    let i = Int(bodyIndex[s])
-                    if !active[Int(classOf[i])] {
-                        box[s] = AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1))
-                        continue
+                sumOverBlocks(count: n, minimumBlock: workers.sweepBlock, parallelMinimum: workers.parallelSweep) { range in
+                    var fast = 0
+                    for s in range {
+                        let i = Int(bodyIndex[s])
+                        if !active[Int(classOf[i])] {
+                            box[s] = AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1))
+                            continue
+                        }
+                        let tightBox = World.tightBox(position: pos[s], rotation: rot[s], shapes: sh.baseAddress! + Int(shapeStart[i]),
+                                                      count: Int(shapeCount[i]), vertices: pv.baseAddress)
+                        tight[s] = tightBox
+                        box[s] = sweep.swept(tightBox, slot: s, shift: sweep.shift)
+                        if lengthSquared(sweep.vel[s]) >= slowSpeed2 { fast += 1 }
                     }
-                    let tightBox = World.tightBox(position: pos[s], rotation: rot[s], shapes: sh.baseAddress! + Int(shapeStart[i]),
-                                                  count: Int(shapeCount[i]), vertices: pv.baseAddress)
-                    tight[s] = tightBox
-                    box[s] = sweep.swept(tightBox, slot: s, shift: sweep.shift)
-                    if lengthSquared(sweep.vel[s]) >= slowSpeed2 { fast += 1 }
+                    return fast
                 }
             }
             }
@@ -75,7 +78,6 @@ extension World {
             }
             }
             }
-            return fast
         }
     }
 }

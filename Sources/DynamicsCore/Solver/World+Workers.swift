@@ -22,8 +22,9 @@ struct WorkerState {
     static let longestBackoff = 3600
     /// The staged passes' shared counters (allocated with the world, freed with it).
     let progress: OpaquePointer = dk_stage_progress_create()
-    /// One flag per block of a block pass (`anyInBlocks`).
+    /// One flag per block of a block pass (`anyInBlocks`), and one count (`sumOverBlocks`).
     let blockResults = UnsafeMutablePointer<Bool>.allocate(capacity: WorkerState.maximumBlocks)
+    let blockCounts = UnsafeMutablePointer<Int>.allocate(capacity: WorkerState.maximumBlocks)
     /// The most blocks a block pass is cut into.
     static let maximumBlocks = 64
 
@@ -35,6 +36,12 @@ struct WorkerState {
     /// reach the parallel path with small scenes).
     static let pairChunk = 512
     var parallelPairs = 4096
+    /// The broadphase's passes on the workers (tests lower these to reach them with small scenes): bodies per block
+    /// of the box sweep at least and the fewest awake bodies worth handing out; the same for the candidates'
+    /// filter (candidate pairs) and the grid search's cell pass (cell entries).
+    var sweepBlock = 1024, parallelSweep = 2048
+    var candidateBlock = 2048, parallelCandidates = 8192
+    var cellEntryBlock = 1024, parallelCellEntries = 4096
     /// The same for rod batches (cheaper than contacts: more of them make a block and a pass).
     static let rodBlock = 32
     static let parallelRodBatches = 256
@@ -79,6 +86,22 @@ extension World {
         var any = false
         for k in 0..<blocks where results[k] { any = true }
         return any
+    }
+
+    /// `anyInBlocks` for a body that counts something in its block: the sum of the counts.
+    func sumOverBlocks(count: Int, minimumBlock: Int, parallelMinimum: Int, _ body: (Range<Int>) -> Int) -> Int {
+        guard count > 0 else { return 0 }
+        guard let executor = executor(work: count, minimum: parallelMinimum) else { return body(0..<count) }
+        let perBlock = Swift.max(minimumBlock, (count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks + 15) & ~15
+        let blocks = (count + perBlock - 1) / perBlock
+        let counts = workers.blockCounts
+        runParallel(executor, blocks) { k in
+            let from = k * perBlock
+            counts[k] = body(from..<Swift.min(from + perBlock, count))
+        }
+        var sum = 0
+        for k in 0..<blocks { sum += counts[k] }
+        return sum
     }
 
     /// `anyInBlocks` for a body that only writes its block.
