@@ -123,7 +123,6 @@ public final class World {
     deinit {
         scratchPolygons.deallocate()
         dk_stage_progress_destroy(workers.progress)
-        workers.blockResults.deallocate()
         workers.blockCounts.deallocate()
         contactStore.chunks?.free()
         freeMotion.fields.free(count: freeMotion.fieldCount)

@@ -22,8 +22,7 @@ struct WorkerState {
     static let longestBackoff = 3600
     /// The staged passes' shared counters (allocated with the world, freed with it).
     let progress: OpaquePointer = dk_stage_progress_create()
-    /// One flag per block of a block pass (`anyInBlocks`), and one count (`sumOverBlocks`).
-    let blockResults = UnsafeMutablePointer<Bool>.allocate(capacity: WorkerState.maximumBlocks)
+    /// One count per block of a block pass (`sumOverBlocks`).
     let blockCounts = UnsafeMutablePointer<Int>.allocate(capacity: WorkerState.maximumBlocks)
     /// The most blocks a block pass is cut into.
     static let maximumBlocks = 64
@@ -71,24 +70,8 @@ extension World {
 
     /// Runs `body` over `0 ..< count` cut into consecutive blocks of at least `minimumBlock` (a multiple of 16, so
     /// blocks start on every kernel's lane boundary) and at most `WorkerState.maximumBlocks` blocks, on the executor
-    /// when `count` reaches `parallelMinimum`; returns whether any call returned true. Each call must write only to
+    /// when `count` reaches `parallelMinimum`; returns the sum of what the calls return. Each call must write only to
     /// its own block's slots: the result is then the same whichever thread runs which block.
-    func anyInBlocks(count: Int, minimumBlock: Int, parallelMinimum: Int, _ body: (Range<Int>) -> Bool) -> Bool {
-        guard count > 0 else { return false }
-        guard let executor = executor(work: count, minimum: parallelMinimum) else { return body(0..<count) }
-        let perBlock = Swift.max(minimumBlock, (count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks + 15) & ~15
-        let blocks = (count + perBlock - 1) / perBlock
-        let results = workers.blockResults
-        runParallel(executor, blocks) { k in
-            let from = k * perBlock
-            results[k] = body(from..<Swift.min(from + perBlock, count))
-        }
-        var any = false
-        for k in 0..<blocks where results[k] { any = true }
-        return any
-    }
-
-    /// `anyInBlocks` for a body that counts something in its block: the sum of the counts.
     func sumOverBlocks(count: Int, minimumBlock: Int, parallelMinimum: Int, _ body: (Range<Int>) -> Int) -> Int {
         guard count > 0 else { return 0 }
         guard let executor = executor(work: count, minimum: parallelMinimum) else { return body(0..<count) }
@@ -102,6 +85,11 @@ extension World {
         var sum = 0
         for k in 0..<blocks { sum += counts[k] }
         return sum
+    }
+
+    /// `sumOverBlocks` for a body that says whether something holds in its block: whether it held in any.
+    func anyInBlocks(count: Int, minimumBlock: Int, parallelMinimum: Int, _ body: (Range<Int>) -> Bool) -> Bool {
+        sumOverBlocks(count: count, minimumBlock: minimumBlock, parallelMinimum: parallelMinimum) { body($0) ? 1 : 0 } > 0
     }
 
     /// `anyInBlocks` for a body that only writes its block.
