@@ -163,13 +163,15 @@ struct Gate: ParsableCommand {
         }
     }
 
-    static func onPath(_ program: String) -> Bool {
-        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
-            FileManager.default.isExecutableFile(atPath: "\($0)/\(program)")
-        }
+    static func onPath(_ program: String) -> Bool { which(program) != nil }
+
+    /// Where `program` is on the PATH, if it is.
+    static func which(_ program: String) -> String? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .map { "\($0)/\(program)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Whether `perf stat` counts user instructions on this machine.
+    /// Whether `perf stat` counts user instructions where the gate runs (a virtual machine may expose no counters).
     static func perfCounts() -> Bool {
         guard onPath("perf"), let r = try? capture(["perf", "stat", "-x,", "-e", "instructions:u", "--", "/bin/true"]) else { return false }
         return r.status == 0 && perfInstructions(r.err) != nil
@@ -296,10 +298,7 @@ struct Gate: ParsableCommand {
         let out = dir.appendingPathComponent("out").path, err = dir.appendingPathComponent("err").path
         var argv = arguments
         if !argv[0].hasPrefix("/") {
-            guard let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-                .map({ "\($0)/\(argv[0])" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-                throw GateMeasureError(message: "\(argv[0]) is not installed")
-            }
+            guard let found = which(argv[0]) else { throw GateMeasureError(message: "\(argv[0]) is not installed") }
             argv[0] = found
         }
         let status = SweepPool.spawnAndWait(argv, stdout: out, stderr: err)

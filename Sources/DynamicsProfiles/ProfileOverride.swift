@@ -117,22 +117,17 @@ public struct ProfileOverride: CustomStringConvertible {
 }
 
 extension JSON {
-    /// The value as compact JSON text, members in their order. Whole numbers below 2⁵³ print without a fraction
-    /// (`3`, not `3.0`); other numbers print as Swift's shortest round-trip form, so the text reads back equal.
+    /// The value as compact JSON text, members in their order; numbers as DynamicsReplay's `numberText` writes them (`3`,
+    /// not `3.0`; otherwise Swift's shortest round-trip form, so the text reads back equal).
     var text: String {
         switch self {
         case .null: return "null"
         case let .bool(b): return b ? "true" : "false"
-        case let .number(d): return JSON.numberText(d)
+        case let .number(d): return numberText(d)
         case let .string(s): return JSON.quoted(s)
         case let .array(a): return "[" + a.map(\.text).joined(separator: ",") + "]"
         case let .object(m): return "{" + m.map { JSON.quoted($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
         }
-    }
-
-    static func numberText(_ d: Double) -> String {
-        if d == d.rounded() && abs(d) < 9_007_199_254_740_992 { return d == 0 ? "0" : String(Int64(d)) }
-        return "\(d)"
     }
 
     /// A JSON string literal (DynamicsReplay's, which also escapes `<` so the text can sit in a web page).

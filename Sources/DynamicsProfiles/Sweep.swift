@@ -1,4 +1,5 @@
 import DynamicsKit
+import DynamicsReplay
 
 /// A sweep: one profile run many times with fields varied, and what to measure in each run. Read from a JSON file
 /// (`Profiles/README.md`, "Sweeps"); `dynamics sweep` runs it on a pool of processes, in shards on a cluster, and
@@ -330,7 +331,8 @@ public struct SweepRecord {
         case let .ok(metrics):
             fields.append("\"status\":\"ok\"")
             fields.append("\"parameters\":" + params)
-            fields.append("\"metrics\":{" + metrics.map { JSON.quoted($0.0.rawValue) + ":" + ($0.1.map(JSON.numberText) ?? "null") }.joined(separator: ",") + "}")
+            let values = metrics.map { name, value in JSON.quoted(name.rawValue) + ":" + (value.map { numberText($0) } ?? "null") }
+            fields.append("\"metrics\":{" + values.joined(separator: ",") + "}")
         case let .failed(message):
             fields.append("\"status\":\"failed\"")
             fields.append("\"parameters\":" + params)

@@ -8,10 +8,10 @@ extension Recording {
     /// starting with `#` describe the recording and the columns.
     public func csv() -> String {
         var out = "# DynamicsKit recording: \(title)\n"
-        out += "# step \(num(stepTime)) s, a frame every \(every) step(s), \(frameCount) frames, \(items.count) items\n"
-        out += "# view box: x \(num(viewBox.minX)) y \(num(viewBox.minY)) width \(num(viewBox.width)) height \(num(viewBox.height)) (points, y down)\n"
+        out += "# step \(numberText(stepTime)) s, a frame every \(every) step(s), \(frameCount) frames, \(items.count) items\n"
+        out += "# view box: x \(numberText(viewBox.minX)) y \(numberText(viewBox.minY)) width \(numberText(viewBox.width)) height \(numberText(viewBox.height)) (points, y down)\n"
         for (k, item) in items.enumerated() {
-            out += "# item \(k): \(csvField(item.name)) \(num(item.width))x\(num(item.height)) \(item.ellipse ? "ellipse" : "rectangle") \(item.color)\n"
+            out += "# item \(k): \(csvField(item.name)) \(numberText(item.width))x\(numberText(item.height)) \(item.ellipse ? "ellipse" : "rectangle") \(item.color)\n"
         }
         out += "# columns: record (frame | item | joint | snap | contact | ended | boundary | size), frame, time (s), index"
         out += " (item, joint, snap or boundary segment number), name (item), x, y (points), angle (item: radians, clockwise"
@@ -25,13 +25,13 @@ extension Recording {
         let names = items.map { csvField($0.name) }
         var change = 0, sizeChange = 0
         for f in 0..<frameCount {
-            let t = num(times[f])
+            let t = numberText(times[f])
             out += "frame,\(f),\(t),,,,,,,,,\(awake[f]),,,,,\n"
             while change < boundaryChanges.count && boundaryChanges[change].frame == f {
                 var segment = 0
                 for line in boundaryChanges[change].outlines {
                     for (p, q) in zip(line, line.dropFirst()) {
-                        out += "boundary,\(f),\(t),\(segment),,\(num(p.x)),\(num(p.y)),,,,,,\(num(q.x)),\(num(q.y)),,,\n"
+                        out += "boundary,\(f),\(t),\(segment),,\(numberText(p.x)),\(numberText(p.y)),,,,,,\(numberText(q.x)),\(numberText(q.y)),,,\n"
                         segment += 1
                     }
                 }
@@ -39,7 +39,7 @@ extension Recording {
             }
             while sizeChange < sizeChanges.count && sizeChanges[sizeChange].frame == f {
                 let c = sizeChanges[sizeChange]
-                out += "size,\(f),\(t),\(c.item),\(names[c.item]),\(num(c.width)),\(num(c.height)),,,,,,,,,,\n"
+                out += "size,\(f),\(t),\(c.item),\(names[c.item]),\(numberText(c.width)),\(numberText(c.height)),,,,,,,,,,\n"
                 sizeChange += 1
             }
             for i in 0..<n {
@@ -70,7 +70,7 @@ extension Recording {
         let n = items.count
         var change = 0, sizeChange = 0
         for f in 0..<frameCount {
-            out += "{\"frame\":\(f),\"time\":\(num(times[f])),\"items\":["
+            out += "{\"frame\":\(f),\"time\":\(numberText(times[f])),\"items\":["
             out += states[(f * n * 3)..<((f + 1) * n * 3)].map { "\($0)" }.joined(separator: ",")
             out += "],\"joints\":[\(joints[f].map { "\($0)" }.joined(separator: ","))]"
             out += ",\"snaps\":[\(snaps[f].map { "\($0)" }.joined(separator: ","))]"
@@ -84,14 +84,14 @@ extension Recording {
             }.joined(separator: ",") + "]"
             if change < boundaryChanges.count && boundaryChanges[change].frame == f {
                 out += ",\"boundaries\":[" + boundaryChanges[change].outlines.map { line in
-                    "[" + line.map { "\(num($0.x)),\(num($0.y))" }.joined(separator: ",") + "]"
+                    "[" + line.map { "\(numberText($0.x)),\(numberText($0.y))" }.joined(separator: ",") + "]"
                 }.joined(separator: ",") + "]"
                 change += 1
             }
             var sizes: [String] = []
             while sizeChange < sizeChanges.count && sizeChanges[sizeChange].frame == f {
                 let c = sizeChanges[sizeChange]
-                sizes.append("\(c.item),\(num(c.width)),\(num(c.height))")
+                sizes.append("\(c.item),\(numberText(c.width)),\(numberText(c.height))")
                 sizeChange += 1
             }
             if !sizes.isEmpty { out += ",\"sizes\":[" + sizes.joined(separator: ",") + "]" }
@@ -105,33 +105,33 @@ extension Recording {
         let f = frame(at: time), n = items.count
         let v = viewBox
         let sizes = self.sizes(atFrame: f)
-        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(num(v.minX)) \(num(v.minY)) \(num(v.width)) \(num(v.height))\""
-        out += " width=\"\(num(min(v.width, 1200)))\" height=\"\(num(min(v.width, 1200) * v.height / v.width))\">\n"
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"\(numberText(v.minX)) \(numberText(v.minY)) \(numberText(v.width)) \(numberText(v.height))\""
+        out += " width=\"\(numberText(min(v.width, 1200)))\" height=\"\(numberText(min(v.width, 1200) * v.height / v.width))\">\n"
         out += "<title>\(xml(title)) at t = \(String(format: "%.2f", times.isEmpty ? 0 : times[f])) s</title>\n"
-        out += "<rect x=\"\(num(v.minX))\" y=\"\(num(v.minY))\" width=\"\(num(v.width))\" height=\"\(num(v.height))\" fill=\"#fbfbf8\"/>\n"
+        out += "<rect x=\"\(numberText(v.minX))\" y=\"\(numberText(v.minY))\" width=\"\(numberText(v.width))\" height=\"\(numberText(v.height))\" fill=\"#fbfbf8\"/>\n"
         let stroke = max(v.width, v.height) / 400
         for line in boundaries(atFrame: f) {
-            out += "<polyline points=\"\(line.map { "\(num($0.x)),\(num($0.y))" }.joined(separator: " "))\" fill=\"none\" stroke=\"#555\" stroke-width=\"\(num(stroke * 2))\"/>\n"
+            out += "<polyline points=\"\(line.map { "\(numberText($0.x)),\(numberText($0.y))" }.joined(separator: " "))\" fill=\"none\" stroke=\"#555\" stroke-width=\"\(numberText(stroke * 2))\"/>\n"
         }
         let time = "t = \(String(format: "%.2f", times.isEmpty ? 0 : times[f])) s"
-        let label = "<text x=\"\(num(v.minX + stroke * 6))\" y=\"\(num(v.minY + stroke * 16))\" font-family=\"sans-serif\" font-size=\"\(num(stroke * 12))\" fill=\"#444\">\(time)</text>\n"
+        let label = "<text x=\"\(numberText(v.minX + stroke * 6))\" y=\"\(numberText(v.minY + stroke * 16))\" font-family=\"sans-serif\" font-size=\"\(numberText(stroke * 12))\" fill=\"#444\">\(time)</text>\n"
         guard f < frameCount else { return out + label + "</svg>\n" }
         for i in 0..<n {
             let s = (f * n + i) * 3, item = items[i], (w, h) = sizes[i]
             let x = Double(states[s]), y = Double(states[s + 1]), deg = Double(states[s + 2]) * 180 / .pi
             let shape = item.ellipse
-                ? "<ellipse cx=\"\(num(x))\" cy=\"\(num(y))\" rx=\"\(num(w / 2))\" ry=\"\(num(h / 2))\""
-                : "<rect x=\"\(num(x - w / 2))\" y=\"\(num(y - h / 2))\" width=\"\(num(w))\" height=\"\(num(h))\""
-            out += "\(shape) transform=\"rotate(\(num(deg)) \(num(x)) \(num(y)))\" fill=\"\(xml(item.color))\" stroke=\"#222\" stroke-width=\"\(num(stroke / 2))\"><title>\(xml(item.name))</title></\(item.ellipse ? "ellipse" : "rect")>\n"
+                ? "<ellipse cx=\"\(numberText(x))\" cy=\"\(numberText(y))\" rx=\"\(numberText(w / 2))\" ry=\"\(numberText(h / 2))\""
+                : "<rect x=\"\(numberText(x - w / 2))\" y=\"\(numberText(y - h / 2))\" width=\"\(numberText(w))\" height=\"\(numberText(h))\""
+            out += "\(shape) transform=\"rotate(\(numberText(deg)) \(numberText(x)) \(numberText(y)))\" fill=\"\(xml(item.color))\" stroke=\"#222\" stroke-width=\"\(numberText(stroke / 2))\"><title>\(xml(item.name))</title></\(item.ellipse ? "ellipse" : "rect")>\n"
         }
         for k in stride(from: 0, to: joints[f].count, by: 4) {
             let a = joints[f]
-            out += "<line x1=\"\(a[k])\" y1=\"\(a[k + 1])\" x2=\"\(a[k + 2])\" y2=\"\(a[k + 3])\" stroke=\"#2a6\" stroke-width=\"\(num(stroke))\"/>\n"
+            out += "<line x1=\"\(a[k])\" y1=\"\(a[k + 1])\" x2=\"\(a[k + 2])\" y2=\"\(a[k + 3])\" stroke=\"#2a6\" stroke-width=\"\(numberText(stroke))\"/>\n"
         }
         for k in stride(from: 0, to: snaps[f].count, by: 4) {
             let a = snaps[f]
-            out += "<line x1=\"\(a[k])\" y1=\"\(a[k + 1])\" x2=\"\(a[k + 2])\" y2=\"\(a[k + 3])\" stroke=\"#a3a\" stroke-dasharray=\"\(num(stroke * 3))\" stroke-width=\"\(num(stroke))\"/>\n"
-            out += "<circle cx=\"\(a[k + 2])\" cy=\"\(a[k + 3])\" r=\"\(num(stroke * 4))\" fill=\"none\" stroke=\"#a3a\" stroke-width=\"\(num(stroke))\"/>\n"
+            out += "<line x1=\"\(a[k])\" y1=\"\(a[k + 1])\" x2=\"\(a[k + 2])\" y2=\"\(a[k + 3])\" stroke=\"#a3a\" stroke-dasharray=\"\(numberText(stroke * 3))\" stroke-width=\"\(numberText(stroke))\"/>\n"
+            out += "<circle cx=\"\(a[k + 2])\" cy=\"\(a[k + 3])\" r=\"\(numberText(stroke * 4))\" fill=\"none\" stroke=\"#a3a\" stroke-width=\"\(numberText(stroke))\"/>\n"
         }
         return out + label + "</svg>\n"
     }
@@ -177,12 +177,12 @@ extension Recording {
     }
 }
 
-/// Shortest round-tripping text of a number (integers without ".0").
-func num(_ v: Double) -> String {
+/// Shortest round-tripping text of a number (integers without ".0"), for CSV and JSON alike.
+public func numberText(_ v: Double) -> String {
     if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
     return "\(v)"
 }
-func num(_ v: CGFloat) -> String { num(Double(v)) }
+func numberText(_ v: CGFloat) -> String { numberText(Double(v)) }
 
 /// `s` as a JSON string literal (with `<` escaped, so it can sit inside an HTML script element).
 public func jsonString(_ s: String) -> String {

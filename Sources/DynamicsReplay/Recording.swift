@@ -27,6 +27,14 @@ public struct RecordedContact: Equatable, Sendable {
     public init(began: Bool, first: Int, second: Int, boundary: String? = nil, x: Float = .nan, y: Float = .nan) {
         self.began = began; self.first = first; self.second = second; self.boundary = boundary; self.x = x; self.y = y
     }
+
+    /// The contact of items `a` and `b` (−1: not recorded), the recorded one first; nil when neither is recorded.
+    static func between(_ a: Int, _ b: Int, began: Bool, boundary: String?, point: (x: Float, y: Float)?) -> RecordedContact? {
+        guard a >= 0 || b >= 0 else { return nil }
+        let (first, second) = a >= 0 ? (a, b) : (b, a)
+        return RecordedContact(began: began, first: first, second: second, boundary: boundary,
+                               x: point?.x ?? .nan, y: point?.y ?? .nan)
+    }
 }
 
 /// What a simulation did, frame by frame: every item's center and angle, the attachments, snap targets and
@@ -155,11 +163,8 @@ public final class Recorder {
                 }
             }
             let (a, boundaryA) = party(e.first), (b, boundaryB) = party(e.second)
-            guard a >= 0 || b >= 0 else { return nil }
-            // The recorded item first.
-            let (first, second) = a >= 0 ? (a, b) : (b, a)
-            return RecordedContact(began: e.began, first: first, second: second, boundary: boundaryA ?? boundaryB,
-                                   x: e.point.map { Float($0.x) } ?? .nan, y: e.point.map { Float($0.y) } ?? .nan)
+            return RecordedContact.between(a, b, began: e.began, boundary: boundaryA ?? boundaryB,
+                                           point: e.point.map { (Float($0.x), Float($0.y)) })
         }
         if schedule.stepped(events, every: recording.every) { capture() }
     }
@@ -292,10 +297,8 @@ public final class WorldRecorder {
     public func stepped() {
         var events: [RecordedContact] = []
         func add(_ a: BodyID, _ b: BodyID, began: Bool, point: Vec2?) {
-            let i = index[a] ?? -1, j = index[b] ?? -1
-            guard i >= 0 || j >= 0 else { return }
-            let (first, second) = i >= 0 ? (i, j) : (j, i)
-            events.append(RecordedContact(began: began, first: first, second: second, x: point?.x ?? .nan, y: point?.y ?? .nan))
+            if let c = RecordedContact.between(index[a] ?? -1, index[b] ?? -1, began: began, boundary: nil,
+                                               point: point.map { ($0.x, $0.y) }) { events.append(c) }
         }
         for e in world.contactBeganEvents { add(e.bodyA, e.bodyB, began: true, point: e.point) }
         for e in world.contactEndedEvents { add(e.bodyA, e.bodyB, began: false, point: nil) }

@@ -25,18 +25,18 @@ public enum ReplayPage {
         let bytes = r.states.withUnsafeBufferPointer { Data(buffer: $0) }
         var s = "{\"title\":\(jsonString(r.title)),\"summary\":\(jsonString(r.summary)),\"outcome\":\(jsonString(r.outcome)),"
         s += "\"screen\":\(r.viewBoxIsReferenceBounds),"
-        s += "\"viewBox\":[\(num(r.viewBox.minX)),\(num(r.viewBox.minY)),\(num(r.viewBox.width)),\(num(r.viewBox.height))],"
-        s += "\"items\":[" + r.items.map { "[\(jsonString($0.name)),\(num($0.width)),\(num($0.height)),\($0.ellipse ? 1 : 0),\(jsonString($0.color))]" }.joined(separator: ",") + "],"
-        s += "\"times\":[" + r.times.map(num).joined(separator: ",") + "],"
+        s += "\"viewBox\":[\(numberText(r.viewBox.minX)),\(numberText(r.viewBox.minY)),\(numberText(r.viewBox.width)),\(numberText(r.viewBox.height))],"
+        s += "\"items\":[" + r.items.map { "[\(jsonString($0.name)),\(numberText($0.width)),\(numberText($0.height)),\($0.ellipse ? 1 : 0),\(jsonString($0.color))]" }.joined(separator: ",") + "],"
+        s += "\"times\":[" + r.times.map { numberText($0) }.joined(separator: ",") + "],"
         s += "\"states\":\"\(bytes.base64EncodedString())\","
         s += "\"joints\":[" + r.joints.map(floats).joined(separator: ",") + "],"
         s += "\"snaps\":[" + r.snaps.map(floats).joined(separator: ",") + "],"
         s += "\"contacts\":[" + r.contacts.map(floats).joined(separator: ",") + "],"
         s += "\"awake\":[" + r.awake.map(String.init).joined(separator: ",") + "],"
-        s += "\"sizes\":[" + r.sizeChanges.map { "[\($0.frame),\($0.item),\(num($0.width)),\(num($0.height))]" }.joined(separator: ",") + "],"
+        s += "\"sizes\":[" + r.sizeChanges.map { "[\($0.frame),\($0.item),\(numberText($0.width)),\(numberText($0.height))]" }.joined(separator: ",") + "],"
         s += "\"boundaries\":[" + r.boundaryChanges.map { change in
             "[\(change.frame),[" + change.outlines.map { line in
-                "[" + line.map { "\(num($0.x)),\(num($0.y))" }.joined(separator: ",") + "]"
+                "[" + line.map { "\(numberText($0.x)),\(numberText($0.y))" }.joined(separator: ",") + "]"
             }.joined(separator: ",") + "]]"
         }.joined(separator: ",") + "]}"
         return s

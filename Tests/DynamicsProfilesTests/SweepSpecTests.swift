@@ -112,7 +112,7 @@ final class SweepSpecTests: XCTestCase {
     }
 
     func test_runs_areNumberedListsFirstDrawsLast_andDrawnFromTheRunAlone() throws {
-        let s = try sweep("""
+        let text = """
         { "profile": "little-pile", "draws": 3, "seed": 9,
           "parameters": {
             "behaviors[2].elasticity": [0, 0.5],
@@ -121,7 +121,9 @@ final class SweepSpecTests: XCTestCase {
             "behaviors[2].friction": { "random": { "from": 0.25, "to": 0.75 } },
             "items[0].rows": { "random": { "choices": [1, 2] } }
           } }
-        """)
+        """
+        // Two readings of one file: a run's draws depend on nothing but the file and the run.
+        let s = try sweep(text), again = try sweep(text)
         XCTAssertEqual(s.runCount, 2 * 3 * 3)
         XCTAssertEqual(s.name, "test-sweep")
         XCTAssertEqual(s.metrics, SweepMetric.standard)
@@ -134,7 +136,7 @@ final class SweepSpecTests: XCTestCase {
         var seeds = Set<String>(), frictions = Set<String>()
         for r in 0..<s.runCount {
             let v = values(r)
-            XCTAssertEqual(v, values(r), "run \(r) drew differently twice")
+            XCTAssertEqual(v, again.overrides(run: r).map(\.valueText), "run \(r) drew differently in another reading")
             XCTAssertTrue(["10", "11", "12"].contains(v[2]), v[2])
             let f = try XCTUnwrap(Double(v[3]))
             XCTAssertTrue(f >= 0.25 && f < 0.75, v[3])
