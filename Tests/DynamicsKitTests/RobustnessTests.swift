@@ -2,7 +2,7 @@ import XCTest
 @testable import DynamicsKit
 
 /// Hostile input at the object API: every case is refused with a message naming the rule, changes nothing, and
-/// never crashes (README "Supported range").
+/// never crashes (README, "Units and rules": `SupportedRange`).
 final class RobustnessTests: XCTestCase {
     var recorder: ViolationRecorder!
     override func setUp() { recorder = ViolationRecorder() }

@@ -113,6 +113,20 @@ final class ProfileTests: XCTestCase {
         XCTAssertTrue(m.contains("bad.json: malformed JSON at line 2, column 11"), m)
     }
 
+    /// The three mistakes Foundation's JSON readers on Linux report badly or not at all: a misspelt literal
+    /// ("Unexpected end of file" there), a member given twice (the last silently wins there) and a number out of
+    /// Double's range (a character offset there). The profile reader names the line and column of each.
+    func test_misspeltLiteralDuplicateMemberAndHugeNumberAreLocated() {
+        let m = refusal("{\"name\": \"x\",\n  \"steps\": tru}")
+        XCTAssertTrue(m.contains("bad.json: malformed JSON at line 2, column"), m)
+        XCTAssertTrue(m.contains("expected 'true'"), m)
+        let m2 = refusal("{\"name\": \"x\",\n\"steps\": 10,\n\"steps\": 20}")
+        XCTAssertTrue(m2.contains("line 3"), m2)
+        XCTAssertTrue(m2.contains("member 'steps' appears twice"), m2)
+        let m3 = refusal("{\"name\": \"x\", \"steps\": 1e999}")
+        XCTAssertTrue(m3.contains("bad.json: malformed JSON at line 1, column"), m3)
+    }
+
     func test_unknownBehaviorKindNamesItsPath() {
         let json = good.replacingOccurrences(of: "{\"kind\": \"gravity\"", with: "{\"kind\": \"gravitation\"")
         let m = refusal(json)
