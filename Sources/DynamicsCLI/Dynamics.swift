@@ -16,7 +16,7 @@ public struct Dynamics: ParsableCommand {
         With no arguments, runs the built-in showcase: every demo, one line each, and writes the replay page \
         dynamics-showcase.html in the current directory.
         """,
-        subcommands: [Showcase.self, Run.self, DemoCommand.self, List.self, Bench.self, Scene.self, Soak.self, SweepCommand.self, Gate.self],
+        subcommands: [Showcase.self, Run.self, DemoCommand.self, List.self, Bench.self, Scene.self, Soak.self, SweepCommand.self, Gate.self, Play.self],
         defaultSubcommand: Showcase.self
     )
     public init() {}

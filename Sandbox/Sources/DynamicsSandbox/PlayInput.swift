@@ -10,9 +10,10 @@ public enum PlayInput: Equatable, Sendable {
     case down(pointer: Int, x: Double, y: Double)
     /// The pointer moved: the drag's anchor follows.
     case move(pointer: Int, x: Double, y: Double)
-    /// The pointer went up: the item flies off with its velocity or, with `snapBack`, snaps back to where it was
-    /// picked up.
-    case up(pointer: Int, snapBack: Bool)
+    /// The pointer went up, moving at `velocity` (points/s, measured by the page over the pointer's last moves, as
+    /// `UIPanGestureRecognizer.velocity(in:)` is): the item flies off at that velocity (without one, at the
+    /// velocity the drag gave it) or, with `snapBack`, snaps back to where it was picked up.
+    case up(pointer: Int, snapBack: Bool, velocity: CGVector? = nil)
     case pause
     case play
     /// One step while paused.
@@ -72,7 +73,18 @@ public enum PlayInput: Equatable, Sendable {
         switch kind {
         case "down": allowed = ["kind", "pointer", "x", "y"]; self = .down(pointer: try pointer(), x: try coordinate("x"), y: try coordinate("y"))
         case "move": allowed = ["kind", "pointer", "x", "y"]; self = .move(pointer: try pointer(), x: try coordinate("x"), y: try coordinate("y"))
-        case "up": allowed = ["kind", "pointer", "snapBack"]; self = .up(pointer: try pointer(), snapBack: try flag("snapBack"))
+        case "up":
+            allowed = ["kind", "pointer", "snapBack", "vx", "vy"]
+            func speed(_ key: String) throws -> Double {
+                let v = try number(key)
+                guard abs(v) <= Double(SupportedRange.speed) else {
+                    throw PlayInputError("up: '\(key)' must be within ±100,000 points/s, got \(v)")
+                }
+                return v
+            }
+            let hasVelocity = m.values["vx"] != nil || m.values["vy"] != nil
+            self = .up(pointer: try pointer(), snapBack: try flag("snapBack"),
+                       velocity: hasVelocity ? CGVector(dx: try speed("vx"), dy: try speed("vy")) : nil)
         case "pause": allowed = ["kind"]; self = .pause
         case "play": allowed = ["kind"]; self = .play
         case "step": allowed = ["kind"]; self = .step
@@ -104,7 +116,9 @@ public enum PlayInput: Equatable, Sendable {
         switch self {
         case let .down(p, x, y): return "{\"kind\":\"down\",\"pointer\":\(p),\"x\":\(n(x)),\"y\":\(n(y))}"
         case let .move(p, x, y): return "{\"kind\":\"move\",\"pointer\":\(p),\"x\":\(n(x)),\"y\":\(n(y))}"
-        case let .up(p, snap): return "{\"kind\":\"up\",\"pointer\":\(p),\"snapBack\":\(snap)}"
+        case let .up(p, snap, v):
+            let velocity = v.map { ",\"vx\":\(n(Double($0.dx))),\"vy\":\(n(Double($0.dy)))" } ?? ""
+            return "{\"kind\":\"up\",\"pointer\":\(p),\"snapBack\":\(snap)\(velocity)}"
         case .pause: return "{\"kind\":\"pause\"}"
         case .play: return "{\"kind\":\"play\"}"
         case .step: return "{\"kind\":\"step\"}"

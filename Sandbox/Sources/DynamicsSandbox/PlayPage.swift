@@ -5,7 +5,7 @@ import DynamicsReplay
 ///
 /// For tests and tools, `window.sandbox` exposes what the page holds: `step`, `scene`, `states` (x, y, angle per
 /// item), `frames` (frames received), `errors` (messages the server refused, newest last), `stats` (the last figures),
-/// `toClient(x, y)` (a scene point in the window's CSS pixels) and `send(object)`.
+/// `toClient(x, y)` (a scene point in the window's CSS pixels), `send(object)` and `sendRaw(text)`.
 public enum PlayPage {
     public static func html(title: String) -> String {
         template
@@ -68,6 +68,7 @@ window.sandbox = state;
 const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
 ws.binaryType = "arraybuffer";
 state.send = object => { if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(object)); };
+state.sendRaw = text => ws.send(text);
 ws.onopen = () => { $("status").textContent = "live"; $("status").className = ""; };
 ws.onclose = e => { $("status").textContent = "disconnected" + (e.reason ? ": " + e.reason : ""); $("status").className = "offline"; };
 ws.onmessage = e => {
@@ -150,17 +151,37 @@ canvas.addEventListener("pointerdown", e => {
   pointers.set(e.pointerId, id);
   canvas.setPointerCapture(e.pointerId); canvas.classList.add("dragging");
   const [x, y] = toScene(e);
+  trails.set(e.pointerId, [[performance.now(), x, y]]);
   state.send({ kind: "down", pointer: id, x, y });
   e.preventDefault();
 });
+// Each pointer's recent positions (scene points, with their times), for its velocity when it lifts: the mean over
+// the last 100 ms, as a pan gesture recognizer measures it.
+const trails = new Map();
+function remember(e, x, y) {
+  const trail = trails.get(e.pointerId) || [];
+  trail.push([performance.now(), x, y]);
+  while (trail.length > 2 && trail[trail.length - 1][0] - trail[0][0] > 100) trail.shift();
+  trails.set(e.pointerId, trail);
+}
 canvas.addEventListener("pointermove", e => {
   if (!pointers.has(e.pointerId)) return;
   const [x, y] = toScene(e);
+  remember(e, x, y);
+  state.lastMoveStep = state.step;
   state.send({ kind: "move", pointer: pointers.get(e.pointerId), x, y });
 });
 function lift(e) {
   if (!pointers.has(e.pointerId)) return;
-  state.send({ kind: "up", pointer: pointers.get(e.pointerId), snapBack: e.altKey || $("snapBack").checked });
+  const trail = trails.get(e.pointerId) || [];
+  let vx = 0, vy = 0;
+  if (trail.length >= 2) {
+    const [t0, x0, y0] = trail[0], [t1, x1, y1] = trail[trail.length - 1], dt = (t1 - t0) / 1000;
+    // A pointer that rested before lifting has no velocity.
+    if (dt > 0 && performance.now() - t1 < 80) { vx = (x1 - x0) / dt; vy = (y1 - y0) / dt; }
+  }
+  state.send({ kind: "up", pointer: pointers.get(e.pointerId), snapBack: e.altKey || $("snapBack").checked, vx, vy });
+  trails.delete(e.pointerId);
   pointers.delete(e.pointerId);
   if (pointers.size === 0) canvas.classList.remove("dragging");
 }

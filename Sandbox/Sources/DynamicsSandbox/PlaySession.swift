@@ -95,10 +95,18 @@ public final class PlaySession {
         case let .move(pointer, x, y):
             guard let drag = drags[DragKey(client: client, pointer: pointer)] else { break }
             drag.attachment.anchorPoint = CGPoint(x: x, y: y)
-        case let .up(pointer, snapBack):
+        case let .up(pointer, snapBack, velocity):
             guard let drag = drags.removeValue(forKey: DragKey(client: client, pointer: pointer)) else { break }
             animator.removeBehavior(drag.attachment)
-            if snapBack {
+            if !snapBack, let velocity {
+                // The release: the item leaves at the pointer's velocity, as UIKit drag code does on `.ended` with
+                // `addLinearVelocity(gesture.velocity(in:), for:)` (here net of what the drag already gave it, so
+                // that a smooth drag is not thrown at twice its speed).
+                let behavior = releaseBehavior()
+                if !behavior.items.contains(where: { $0 === drag.item }) { behavior.addItem(drag.item) }
+                let now = behavior.linearVelocity(for: drag.item)
+                behavior.addLinearVelocity(CGPoint(x: velocity.dx - now.x, y: velocity.dy - now.y), for: drag.item)
+            } else if snapBack {
                 let snap = SnapBehavior(item: drag.item, snapTo: drag.pickedUpAt)
                 animator.addBehavior(snap)
                 snaps[ObjectIdentifier(drag.item)] = snap
@@ -111,7 +119,7 @@ public final class PlaySession {
             let scene = try profile.makeCheckedScene()
             self.scene = scene
             items = scene.items
-            drags.removeAll(); snaps.removeAll(); spawned = 0
+            drags.removeAll(); snaps.removeAll(); spawned = 0; release = nil
             lastStates = []
             configure()
             sceneVersion += 1
@@ -147,10 +155,22 @@ public final class PlaySession {
         if case .reset = input { onSceneChange?(self) } else if case .spawn = input { onSceneChange?(self) }
     }
 
+    /// The item behavior that gives released items their velocity (it sets no property of theirs).
+    private func releaseBehavior() -> DynamicItemBehavior {
+        if let b = release { return b }
+        let b = DynamicItemBehavior(items: [])
+        b.name = "release velocities"
+        animator.addBehavior(b)
+        release = b
+        return b
+    }
+    private var release: DynamicItemBehavior?
+
     /// Lifts every pointer `client` holds (a page that closed), as `up` inputs in pointer order.
     public func release(client: Int) {
         for key in drags.keys.sorted() where key.client == client {
-            try? apply(.up(pointer: key.pointer, snapBack: false), from: client)
+            // Still, as a finger that leaves the glass without flicking.
+            try? apply(.up(pointer: key.pointer, snapBack: false, velocity: .zero), from: client)
         }
     }
 

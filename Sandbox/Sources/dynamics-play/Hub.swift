@@ -118,7 +118,7 @@ actor Hub {
         guard let page = pages.removeValue(forKey: id) else { return }
         page.continuation.finish()
         // Pointers the page held are let go between steps, like any input.
-        queue.append((id, .up(pointer: -1, snapBack: false)))
+        queue.append((id, .up(pointer: -1, snapBack: false, velocity: .zero)))
     }
 
     private func receive(_ text: String, from id: Int) {
@@ -191,7 +191,7 @@ actor Hub {
         let pending = queue
         queue.removeAll(keepingCapacity: true)
         for (id, input) in pending {
-            if case .up(pointer: -1, _) = input { session.release(client: id); continue }
+            if case .up(pointer: -1, _, _) = input { session.release(client: id); continue }
             do { try session.apply(input, from: id) } catch {
                 if let page = pages[id] { send(.text(Self.errorJSON("\(error)")), to: page) }
             }

@@ -19,6 +19,7 @@ final class SandboxTests: XCTestCase {
 
     func test_messagesReadBackFromTheirOwnJSON() throws {
         let inputs: [PlayInput] = [.down(pointer: 3, x: 10.5, y: -2), .move(pointer: 0, x: 1e5, y: 0.25), .up(pointer: 15, snapBack: true),
+                                   .up(pointer: 1, snapBack: false, velocity: CGVector(dx: 300.5, dy: -20)),
                                    .pause, .play, .step, .reset, .speed(0.25), .tilt(angle: -1.5), .spawn(x: 1, y: 2, ball: true)]
         for input in inputs { XCTAssertEqual(try PlayInput(json: input.json), input, input.json) }
     }
@@ -37,6 +38,8 @@ final class SandboxTests: XCTestCase {
         XCTAssertTrue(refusal("{\"kind\":\"move\",\"pointer\":99,\"x\":2,\"y\":2}").contains("'pointer' must be a whole number from 0 to 15"))
         XCTAssertTrue(refusal("{\"kind\":\"move\",\"pointer\":1.5,\"x\":2,\"y\":2}").contains("'pointer' must be a whole number"))
         XCTAssertTrue(refusal("{\"kind\":\"up\",\"pointer\":0,\"snapBack\":1}").contains("'snapBack' must be true or false"))
+        XCTAssertTrue(refusal("{\"kind\":\"up\",\"pointer\":0,\"vx\":2e5}").contains("up: 'vx' must be within ±100,000 points/s"))
+        XCTAssertTrue(refusal("{\"kind\":\"up\",\"pointer\":0,\"vx\":20}").contains("up: missing 'vy'"))
         XCTAssertTrue(refusal("{\"kind\":\"speed\",\"value\":100}").contains("speed: 'value' must be from 0.25 to 4"))
         XCTAssertTrue(refusal("{\"kind\":\"pause\",\"extra\":1}").contains("pause: unknown field 'extra'"))
         XCTAssertTrue(refusal("{\"kind\":\"tilt\",\"angle\":1e999}").contains("tilt: 'angle' must be a number"))
@@ -74,6 +77,25 @@ final class SandboxTests: XCTestCase {
         let degrees = atan2(-d.y, d.x) * 180 / .pi
         XCTAssertEqual(degrees, 45, accuracy: 5, "flew toward \(degrees)°")
         XCTAssertGreaterThan(hypot(d.x, d.y), 60, "it keeps the flick's speed (900 pt/s)")
+    }
+
+    func test_theReleaseVelocityIsTheItemsVelocityAsUIKitDragCodeGivesIt() throws {
+        let s = try Self.session()
+        let target = s.items[0]
+        try s.apply(.down(pointer: 0, x: 400, y: 300), from: 1)
+        for k in 1...5 { try s.apply(.move(pointer: 0, x: 400 + 5 * Double(k), y: 300), from: 1); s.advance() }
+        // Let go moving down-left at 600 pt/s, whatever the drag was doing.
+        try s.apply(.up(pointer: 0, snapBack: false, velocity: CGVector(dx: -300, dy: 519.6)), from: 1)
+        s.advance()
+        let v = try XCTUnwrap(s.animator.itemStates().first { $0.item === target }).velocity
+        XCTAssertEqual(v.x, -300, accuracy: 1)
+        XCTAssertEqual(v.y, 519.6, accuracy: 1)
+        // Without a velocity, the item keeps the one the drag gave it.
+        try s.apply(.down(pointer: 0, x: target.center.x, y: target.center.y), from: 1)
+        for k in 1...5 { try s.apply(.move(pointer: 0, x: target.center.x, y: target.center.y - 10 * Double(k)), from: 1); s.advance() }
+        try s.apply(.up(pointer: 0, snapBack: false), from: 1)
+        s.advance()
+        XCTAssertLessThan(try XCTUnwrap(s.animator.itemStates().first { $0.item === target }).velocity.y, -100)
     }
 
     func test_snapBackReturnsTheItemToWhereItWasPickedUp() throws {
