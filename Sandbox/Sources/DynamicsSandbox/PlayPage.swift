@@ -25,8 +25,8 @@ public enum PlayPage {
   body { margin: 0; font: 14px system-ui, sans-serif; background: #f3f3ef; color: #222; display: flex; flex-direction: column; }
   header { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; padding: 8px 12px; background: #fff; border-bottom: 1px solid #ddd; }
   header h1 { font-size: 16px; margin: 0 8px 0 0; }
-  #figures { font-variant-numeric: tabular-nums; padding: 4px 12px 0; color: #333; }
-  #stages { font-variant-numeric: tabular-nums; padding: 0 12px; color: #666; font-size: 12px; }
+  #figures { font-variant-numeric: tabular-nums; padding: 4px 12px 0; color: #333; min-height: 1.3em; }
+  #stages { font-variant-numeric: tabular-nums; padding: 0 12px; color: #666; font-size: 12px; min-height: 1.3em; }
   #message { padding: 2px 12px; color: #b00; min-height: 1.2em; font-size: 13px; }
   #about { padding: 4px 12px 0; margin: 0; }
   #legend { display: flex; flex-wrap: wrap; gap: 4px 16px; padding: 6px 12px; color: #444; font-size: 13px; }
@@ -132,7 +132,8 @@ function draw() {
   requestAnimationFrame(draw);
 }
 requestAnimationFrame(draw);
-window.addEventListener("resize", fit);
+// The canvas fills the room the page leaves it, whenever that changes (the window, the toolbar wrapping).
+new ResizeObserver(fit).observe(canvas.parentElement);
 
 // Pointer gestures: scene coordinates from the canvas, one small number per pointer.
 function toScene(e) {
