@@ -10,8 +10,8 @@ struct Play: ParsableCommand {
         abstract: "A live sandbox in the browser: drag, flick and throw the items of a running simulation.",
         discussion: """
             Runs Sandbox's dynamics-play (building it with `swift build -c release` in Sandbox/ the first time, a \
-            few minutes), which serves a page on http://127.0.0.1:8080/. `dynamics play --help-sandbox` lists its \
-            options: --port, --host, --record PREFIX, --resimulate LOG, --max-pages, --rate, --workers.
+            few minutes), which serves a page on http://127.0.0.1:8080/. `dynamics play --help` prints its options \
+            (--port, --host, --record PREFIX, --resimulate LOG, --max-pages, --rate, --workers and more).
             """)
 
     @Argument(parsing: .captureForPassthrough, help: "A profile (default: sandbox) and dynamics-play's options.")
@@ -34,8 +34,7 @@ struct Play: ParsableCommand {
             let status = try runProgram("/usr/bin/env", ["swift", "build", "-c", "release", "--package-path", folder.path, "--product", "dynamics-play"])
             guard status == 0 else { throw CommandFailure("building the sandbox failed (exit \(status)); see the messages above") }
         }
-        let passed = arguments.map { $0 == "--help-sandbox" ? "--help" : $0 }
-        let status = try runProgram(binary, passed)
+        let status = try runProgram(binary, arguments)
         if status != 0 { throw ExitCode(status) }
     }
 

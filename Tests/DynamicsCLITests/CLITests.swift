@@ -29,6 +29,15 @@ final class CLITests: XCTestCase {
         try assertGolden(Dynamics.helpMessage(for: SweepRun.self, columns: 100), "sweep-run")
         try assertGolden(Dynamics.helpMessage(for: SweepMerge.self, columns: 100), "sweep-merge")
         try assertGolden(Dynamics.helpMessage(for: Gate.self, columns: 100), "gate")
+        try assertGolden(Dynamics.helpMessage(for: Play.self, columns: 100), "play")
+    }
+
+    /// `dynamics play` hands its arguments, options included, to the sandbox package beside the sources.
+    func test_playPassesItsArgumentsToTheSandbox() throws {
+        let command = try Dynamics.parseAsRoot(["play", "rain-1000", "--port", "0", "--record", "/tmp/s"])
+        let play = try XCTUnwrap(command as? Play)
+        XCTAssertEqual(play.arguments, ["rain-1000", "--port", "0", "--record", "/tmp/s"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: Play.sandboxFolder.appendingPathComponent("Package.swift").path))
     }
 
     /// The message the command prints for a failure of `arguments`.
