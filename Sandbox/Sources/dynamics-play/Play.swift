@@ -90,7 +90,7 @@ struct Play: AsyncParsableCommand {
         let loop = SimulationLoop(hub: hub, duration: duration)
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(configuration: .init(maxFrameSize: 1 << 14)) { request, _, _ in
+            server: .http1WebSocketUpgrade(configuration: .init(maxFrameSize: 1 << 16)) { request, _, _ in
                 guard request.path == "/ws" else { return .dontUpgrade }
                 return .upgrade([:]) { inbound, outbound, _ in
                     await hub.serve(inbound: inbound, outbound: outbound)
