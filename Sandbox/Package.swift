@@ -35,6 +35,7 @@ let package = Package(
             name: "dynamics-play",
             dependencies: [
                 "DynamicsSandbox",
+                .product(name: "DynamicsDemos", package: "DynamicsKit"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DynamicsDemos
 import DynamicsKit
 import DynamicsSandbox
 import Foundation
@@ -123,7 +124,11 @@ struct Play: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: path) else {
                 let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
                     .filter { $0.hasSuffix(".json") && $0 != "baselines.json" }.map { String($0.dropLast(5)) }.sorted()
-                throw ValidationError("no profile named '\(scene)' in \(dir) (a demo is playable when it has a profile of its name); the profiles are: \(names.joined(separator: ", "))")
+                let playable = Demo.all.map(\.name).filter { names.contains($0) }
+                if Demo.named(scene) != nil {
+                    throw ValidationError("demo '\(scene)' is scripted: its gestures are part of it (`dynamics demo \(scene)` runs it); the demos that can be played are: \(playable.joined(separator: ", "))")
+                }
+                throw ValidationError("no profile or demo named '\(scene)' in \(dir); the profiles are: \(names.joined(separator: ", "))")
             }
         }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ValidationError("\(path): cannot be read") }
