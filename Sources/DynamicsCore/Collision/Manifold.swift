@@ -11,6 +11,8 @@ public struct ManifoldPoint: Sendable {
     public var normalImpulse: Float = 0
     public var tangentImpulse: Float = 0
     var maxNormalImpulse: Float = 0
+    /// The relative normal velocity at the step's start that restitution reflects (points/s, negative when
+    /// approaching); 0 where the point overlapped by more than the linear slop, which is no impact.
     var relativeVelocity: Float = 0
     /// Feature key: matches points of consecutive steps.
     var id: UInt32 = 0

@@ -304,7 +304,11 @@ extension World {
                             var p = m[k]
                             let vrA = vA + cross(wA, p.anchorA(from: pA, normal: m.normal))
                             let vrB = vB + cross(wB, p.anchorB(from: pB, normal: m.normal))
-                            p.relativeVelocity = dot(m.normal, vrB - vrA)
+                            // What restitution may reflect. A point overlapping by more than the slop is being
+                            // pushed apart, not struck: the push's leftover speed (the relax pass removes it only
+                            // where one iteration converges, not in a clump of items created on top of each other)
+                            // would come back as a bounce, and elastic items would feed on it up to the speed limit.
+                            p.relativeVelocity = p.separation < -slop ? 0 : dot(m.normal, vrB - vrA)
                             p.normalImpulse = 0; p.tangentImpulse = 0; p.maxNormalImpulse = 0
                             if previousPoints > 0 {
                                 // The previous manifold's points, read in place.
