@@ -77,6 +77,29 @@ final class HardScenesTests: XCTestCase {
         }
     }
 
+    /// An item pushed into a wall at an angle steeper than friction holds slides along it into the corner, however
+    /// hard the push: a 20-point box pushed at 0.3 radians (tan 0.3 > friction 0.2) with magnitudes from 0.05 to a
+    /// million. (It fails if the continuous pass stops a body whose core starts on a wall's grown face at the
+    /// start of its path: pressed 7.5 points into the wall by a magnitude of 1,000 or more, the box then stayed
+    /// where it first touched, step after step, with a speed of 100,000 points/s along the wall.)
+    func test_itemPushedHardIntoAWall_slidesAlongItIntoTheCorner() {
+        for magnitude: CGFloat in [0.05, 10, 1_000, 100_000, 1_000_000] {
+            let bounds = CGRect(x: 0, y: 0, width: 400, height: 400)
+            let animator = UIDynamicAnimator(referenceBounds: bounds)
+            let item = HeadlessItem(center: CGPoint(x: 200, y: 200), size: CGSize(width: 20, height: 20))
+            let push = UIPushBehavior(items: [item], mode: .continuous)
+            push.setAngle(0.3, magnitude: magnitude)
+            let collision = UICollisionBehavior(items: [item])
+            collision.translatesReferenceBoundsIntoBoundary = true
+            animator.addBehavior(push)
+            animator.addBehavior(collision)
+            for _ in 0..<240 { animator.step() }
+            XCTAssertGreaterThan(item.center.y, 380, "magnitude \(magnitude): the box stopped on the wall at \(item.center)")
+            XCTAssertGreaterThan(item.center.x, 380, "magnitude \(magnitude): the box left the wall, at \(item.center)")
+            XCTAssertTrue(bounds.insetBy(dx: -1, dy: -1).contains(item.center), "magnitude \(magnitude): \(item.center) is outside")
+        }
+    }
+
     /// "Constraints that fight each other or the walls stay finite and keep items inside": welded and pinned pairs
     /// in a walled pile.
     func test_weldedAndPinnedPiles_stayFiniteAndInside() {

@@ -15,8 +15,9 @@
 // shapes. Every static shape is grown by that radius (its faces pushed out; corners stay sharp, a slight
 // over-estimate). If the path enters a grown shape deeper than the tolerance, the body is put back where the path
 // first touches it, its rotation and velocity kept: the next step's contacts push it out from its near side. A
-// body already that deep at the step's start (pressed in over several steps by a joint that cannot be satisfied)
-// goes no deeper: its path loses the part into the shape's nearest face, and it may still slide along it.
+// body whose core already touches a grown shape at the step's start (pressed in by a joint that cannot be
+// satisfied, or by a push harder than its contacts hold) goes no deeper: its path loses the part into the shape's
+// nearest face, and it may still slide along it.
 //
 // Contacts keep a body out of static shapes far better than that (a few tenths of a point at rest), so in an
 // ordinary scene the pass changes nothing; it costs a pass over the awake bodies and the broadphase's pairs.
@@ -118,8 +119,8 @@ extension World {
 
     /// Puts body `i` (at slot `s`), moved this step from `p0`, where its path may end; returns whether it moved
     /// it. A static shape whose grown face the core's path crosses, going on deeper than the tolerance, stops it
-    /// where the path first touches; a shape the core is already that deep in (pressed in over steps) lets it go
-    /// no deeper: the path loses its part into the shape's nearest face. Either way the body's velocity loses its
+    /// where the path first touches; a shape the core already touches (pressed in) lets it go no deeper: the path
+    /// loses its part into the shape's nearest face and keeps the rest. Either way the body's velocity loses its
     /// part into that face, as in a perfectly inelastic impact: what stopped the body's motion stops its velocity
     /// too, so a body held at a wall by the pass cannot gather speed against it step after step.
     func continuousStop(body i: Int, slot s: Int, from p0: Vec2) -> Bool {
@@ -150,10 +151,12 @@ extension World {
                 let into = dot(n, vel[s])
                 if into < 0 { vel[s] = vel[s] - into * n }
             }
-            // Already deep: no deeper through the nearest face.
+            // Already touching (the core on or inside a grown face at the start): no deeper through the nearest
+            // face, free to slide along it. (Stopping such a path where it first touches would stop it where it
+            // starts, step after step: a body pushed hard into a wall would hang there, whatever its speed along it.)
             forEachStaticShape { shape, origin, q in
-                let deep = span(of: shape, at: origin, q, grownBy: inner, p0, d)
-                guard deep.enter <= 0 && deep.exit >= 0, let n = nearestFaceNormal(of: shape, at: origin, q, p0) else { return }
+                let touching = span(of: shape, at: origin, q, grownBy: r, p0, d)
+                guard touching.enter <= 0 && touching.exit >= 0, let n = nearestFaceNormal(of: shape, at: origin, q, p0) else { return }
                 let into = dot(n, d)
                 if into < 0 { d = d - into * n; stopVelocity(into: n); changed = true }
             }
@@ -162,7 +165,7 @@ extension World {
             var face = Vec2.zero
             forEachStaticShape { shape, origin, q in
                 let deep = span(of: shape, at: origin, q, grownBy: inner, p0, d)
-                // The path must enter the deep part after its start (a start already there is handled above).
+                // The path must enter the deep part after its start (a start touching is handled above).
                 guard deep.enter <= deep.exit, deep.enter > 0, deep.enter <= first else { return }
                 let touch = span(of: shape, at: origin, q, grownBy: r, p0, d)
                 let t = Swift.max(0, touch.enter)
