@@ -100,6 +100,41 @@ final class HardScenesTests: XCTestCase {
         }
     }
 
+    /// Units and Rules: "keep mass ratios between items that rest on or hang from each other within about 10". A
+    /// box 20 times heavier than the plank under it sinks under a point and a half into it, one as heavy as the
+    /// plank a tenth of a point; a 10-link rope holding a load 10 times a link's mass stretches under 3%.
+    func test_massRatiosWithinAboutTen_holdAsDocumented() {
+        for (boxDensity, plankDensity, limit) in [(5.0, 1.0, 0.1), (100.0, 1.0, 1.5)] as [(CGFloat, CGFloat, CGFloat)] {
+            let animator = UIDynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 400, height: 600))
+            let plank = HeadlessItem(center: CGPoint(x: 200, y: 580), size: CGSize(width: 200, height: 40))
+            let box = HeadlessItem(center: CGPoint(x: 200, y: 540), size: CGSize(width: 40, height: 40))
+            animator.addBehavior(UIGravityBehavior(items: [box, plank]))
+            let collision = UICollisionBehavior(items: [box, plank])
+            collision.translatesReferenceBoundsIntoBoundary = true
+            animator.addBehavior(collision)
+            let heavy = UIDynamicItemBehavior(items: [box]); heavy.density = boxDensity
+            let light = UIDynamicItemBehavior(items: [plank]); light.density = plankDensity
+            animator.addBehavior(heavy); animator.addBehavior(light)
+            for _ in 0..<600 { animator.step() }
+            XCTAssertLessThan(box.center.y - 540, limit, "box of density \(boxDensity) on a plank of \(plankDensity)")
+        }
+        let animator = UIDynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 1000, height: 2000))
+        var links: [HeadlessItem] = []
+        for k in 0..<10 {
+            let link = HeadlessItem(center: CGPoint(x: 500, y: 110 + 10 * CGFloat(k)), size: CGSize(width: 6, height: 6))
+            animator.addBehavior(k == 0 ? UIAttachmentBehavior(item: link, attachedToAnchor: CGPoint(x: 500, y: 100))
+                                        : UIAttachmentBehavior(item: link, attachedTo: links[k - 1]))
+            links.append(link)
+        }
+        let load = HeadlessItem(center: CGPoint(x: 500, y: 230), size: CGSize(width: 60, height: 60))
+        animator.addBehavior(UIAttachmentBehavior(item: load, attachedTo: links[9]))
+        let weight = UIDynamicItemBehavior(items: [load]); weight.density = 0.1   // 10 links' mass each
+        animator.addBehavior(weight)
+        animator.addBehavior(UIGravityBehavior(items: links + [load]))
+        for _ in 0..<600 { animator.step() }
+        XCTAssertLessThan(load.center.y - 100, 130 * 1.03, "the rope (130 points) stretched to \(load.center.y - 100)")
+    }
+
     /// "Constraints that fight each other or the walls stay finite and keep items inside": welded and pinned pairs
     /// in a walled pile.
     func test_weldedAndPinnedPiles_stayFiniteAndInside() {
