@@ -45,7 +45,9 @@ public final class AttachmentBehavior: DynamicBehavior {
             invalidate()
         }
     }
-    /// Damping ratio of the spring (0 = none, 1 = critical).
+    /// Damping ratio of the spring (0 = none, 1 = critical). The spring is integrated implicitly, as Box2D's soft
+    /// springs are, so that no stiffness can make it gain energy; that integration damps it too: an undamped 2 Hz
+    /// spring loses about half its amplitude each second at the default 4 substeps, a tenth at 16.
     public var damping: CGFloat = 0 {
         didSet {
             if !require(damping.isFinite && damping >= 0 && damping <= SupportedRange.magnitude, "\(describe(self)): damping must be \(Rule.nonNegativeMagnitude), got \(damping)") { damping = oldValue; return }

@@ -244,4 +244,34 @@ final class AttachmentTests: XCTestCase {
         XCTAssertClose(b.center.x, 70, within: 0.5)
         XCTAssertClose(b.angle, 0, within: 0.01)
     }
+
+    /// "The spring is integrated implicitly ... an undamped 2 Hz spring loses about half its amplitude each second at
+    /// the default 4 substeps, a tenth at 16": it never gains, and more substeps keep more of it.
+    func test_undampedSpring_losesAmplitudeOnlyToItsIntegration() {
+        func amplitudes(substeps: Int) -> [CGFloat] {
+            let animator = UIDynamicAnimator(referenceBounds: CGRect(x: 0, y: 0, width: 1000, height: 1000))
+            animator.substepCount = substeps
+            let item = HeadlessItem(center: CGPoint(x: 600, y: 500), size: CGSize(width: 20, height: 20))
+            let spring = UIAttachmentBehavior(item: item, attachedToAnchor: CGPoint(x: 500, y: 500))
+            spring.length = 0; spring.frequency = 2; spring.damping = 0
+            animator.addBehavior(spring)
+            let props = UIDynamicItemBehavior(items: [item]); props.resistance = 0
+            animator.addBehavior(props)
+            return (0..<3).map { _ in
+                var amplitude: CGFloat = 0
+                for _ in 0..<60 {
+                    animator.step()
+                    amplitude = max(amplitude, hypot(item.center.x - 500, item.center.y - 500))
+                }
+                return amplitude
+            }
+        }
+        let four = amplitudes(substeps: 4), sixteen = amplitudes(substeps: 16)
+        XCTAssertLessThanOrEqual(four[0], 100.5, "\(four)")
+        XCTAssertLessThanOrEqual(sixteen[0], 100.5, "\(sixteen)")
+        // About half the amplitude goes each second at 4 substeps, a tenth at 16 (from 100 points).
+        XCTAssertTrue(four[1] > 40 && four[1] < 80, "4 substeps: \(four)")
+        XCTAssertTrue(sixteen[1] > 70 && sixteen[1] <= 100, "16 substeps: \(sixteen)")
+        XCTAssertLessThan(four[2], four[1])
+    }
 }
