@@ -68,6 +68,8 @@ public final class World {
     @exclusivity(unchecked) var continuousPass = ContinuousScratch()
     /// The step's contact constraints, wide and scalar (Solver/).
     @exclusivity(unchecked) var contactSolver = ContactSolverTables()
+    /// The restitution pass's energy bound (Solver/RestitutionGuard.swift).
+    @exclusivity(unchecked) var restitutionGuard = RestitutionGuard()
     /// The step's rigid distance joints in wide batches (Solver/WideJoints.swift).
     @exclusivity(unchecked) var rodSolver = WideRodSolver()
     /// Sleeping islands and the union-find's scratch (Islands/).

@@ -320,6 +320,12 @@ extension World {
         } else {
             bounce(&c.p0)
         }
+        // The bodies it moved, for the energy bound (Solver/RestitutionGuard.swift).
+        let awake = bodies.awakeCount
+        let movedA = sa < awake && (vA != vel[sa] || wA != angVel[sa]), movedB = sb < awake && (vB != vel[sb] || wB != angVel[sb])
+        if movedA { restitutionGuard.mark(sa, vel[sa], angVel[sa]) }
+        if movedB { restitutionGuard.mark(sb, vel[sb], angVel[sb]) }
+        if movedA && movedB { restitutionGuard.join(sa, sb) }
         vel[sa] = vA; angVel[sa] = wA; vel[sb] = vB; angVel[sb] = wB
     }
 

@@ -213,6 +213,8 @@ extension World {
             let jointsLast = (wide || scalar) && rodSolver.scalarJoints.contains { jointStore.records[Int($0)].kind == .weld }
             let warm = settings.warmStarting
             let soft = contactSoftness(h: h)
+            let bounces = bodies.anyRestitution
+            if bounces { recordRestitutionStart() }
             /// One stage of every constraint: joints, then the scalar contacts (the coloring's overflow), then the wide
             /// batches.
             func solveConstraints(_ stage: SolverStage) {
@@ -246,8 +248,10 @@ extension World {
                 fieldStore.motion.kick(h: h, weight: 0.5, velocity: columns.velocity, position: columns.position,
                                  count: bodies.awakeCount)
             }
-            // Restitution in contact order, over both; then the impulses kept for the next step's warm start.
+            // Restitution in contact order, over both, bounded in energy per group of bodies it joins; then the
+            // impulses kept for the next step's warm start.
             if wide { applyWideRestitution() } else { applyRestitution() }
+            if bounces { boundRestitutionEnergy(dt: h * Float(substeps)) }
             if wide { storeWideContactImpulses() }
             if scalar { storeContactImpulses() }
             // The rods' impulses stay in their batches, which the next step reuses; the joint records get them when

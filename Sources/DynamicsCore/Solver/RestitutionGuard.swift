@@ -1,0 +1,133 @@
+// The restitution pass's energy bound: bounces never leave the bodies they join with more kinetic energy than
+// those bodies would have had without any contact.
+//
+// Restitution runs once after the substeps, contact by contact: each point that approached fast enough gets the
+// separating speed its elasticity asks for, given the velocities the earlier contacts left. Where one body bounces
+// off two contacts at once (a box landing in a corner, one item struck between two), each contact's target ignores
+// what the other's impulse already did, and impulses only push: together they overshoot. With elasticity 1 a box
+// thrown into a corner under gravity left it with 27% more energy than it came with, and boxes in a box gained
+// energy bounce after bounce until they reached the speed limit.
+//
+// So the pass is bounded per group of bodies joined by the contacts that bounced: their kinetic energy after
+// restitution may not exceed the larger of what they had before it and what they would have had at the step's end
+// moving freely from its start (their velocities at the step's start plus a step of gravity and constant force,
+// the energy any bounce of elasticity at most 1 can give back). A group over the bound keeps the fraction of its
+// restitution impulses that meets it exactly (a quadratic in that fraction); other groups are untouched, and a
+// single bounce, which cannot overshoot, is never reduced. Energy moves between the bodies of a group as before
+// (Newton's cradle passes its swing on).
+
+/// Scratch of the restitution guard, reused from step to step: per-slot tables that only grow, valid for a slot
+/// whose stamp is the step's.
+struct RestitutionGuard {
+    /// Each awake body's velocity and angular velocity at the start of the step.
+    var startVelocity: [Vec2] = []
+    var startSpin: [Float] = []
+    /// Per slot: the step's stamp once restitution moved the body, its velocity before that (x, y, spin), its
+    /// parent in the union-find of bodies joined by bouncing contacts, and (at a root) the group's sums.
+    var stamp: [UInt32] = []
+    var before: [SIMD4<Float>] = []
+    var parent: [Int32] = []
+    var sums: [SIMD8<Float>] = []
+    var current: UInt32 = 0
+    /// The bodies restitution moved this step, in the order it moved them.
+    var moved: [Int32] = []
+
+    /// The group (union-find root) of a marked slot.
+    mutating func root(_ s: Int32) -> Int32 {
+        var r = s
+        while parent[Int(r)] != r { r = parent[Int(r)] }
+        var c = s
+        while parent[Int(c)] != r { let next = parent[Int(c)]; parent[Int(c)] = r; c = next }
+        return r
+    }
+
+    /// Notes that restitution is about to move awake body `s`, whose velocity is still `v`, `w`.
+    @inline(__always) mutating func mark(_ s: Int, _ v: Vec2, _ w: Float) {
+        guard stamp[s] != current else { return }
+        stamp[s] = current
+        before[s] = SIMD4(v.x, v.y, w, 0)
+        parent[s] = Int32(s)
+        moved.append(Int32(s))
+    }
+
+    /// Joins the groups of two marked slots; the smaller root stays root, whatever the order of the calls.
+    @inline(__always) mutating func join(_ a: Int, _ b: Int) {
+        let ra = root(Int32(a)), rb = root(Int32(b))
+        if ra < rb { parent[Int(rb)] = ra } else if rb < ra { parent[Int(ra)] = rb }
+    }
+}
+
+extension World {
+    /// Records the awake bodies' velocities at the start of the step (before the substeps) and readies the
+    /// per-slot tables, when some body can bounce.
+    func recordRestitutionStart() {
+        let n = bodies.awakeCount
+        bodies.withColumns { columns in
+            @inline(__always) func grow<T>(_ a: inout [T], _ fill: T) { if a.count < n { a.append(contentsOf: repeatElement(fill, count: n - a.count)) } }
+            grow(&restitutionGuard.startVelocity, .zero); grow(&restitutionGuard.startSpin, 0)
+            grow(&restitutionGuard.stamp, 0); grow(&restitutionGuard.before, .zero)
+            grow(&restitutionGuard.parent, 0); grow(&restitutionGuard.sums, .zero)
+            restitutionGuard.startVelocity.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: columns.velocity, count: n) }
+            restitutionGuard.startSpin.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: columns.angularVelocity, count: n) }
+            restitutionGuard.current &+= 1
+            if restitutionGuard.current == 0 {
+                // After 2³² steps the stamps start over.
+                for s in restitutionGuard.stamp.indices { restitutionGuard.stamp[s] = 0 }
+                restitutionGuard.current = 1
+            }
+            restitutionGuard.moved.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Bounds what restitution gave each group of bodies it joined (see the top of this file). `dt`: the step.
+    func boundRestitutionEnergy(dt: Float) {
+        guard !restitutionGuard.moved.isEmpty else { return }
+        bodies.withColumns { columns in
+            let vel = columns.velocity, angVel = columns.angularVelocity
+            let invMass = columns.invMass, invI = columns.invInertia, gravity = columns.gravity
+            let force = columns.force
+            // Taken out and put back, so that its arrays keep their one owner (no copy, no allocation).
+            var g = RestitutionGuard()
+            swap(&g, &restitutionGuard)
+            defer { swap(&g, &restitutionGuard) }
+            @inline(__always) func energy(_ v: SIMD4<Float>, _ m: Float, _ i: Float) -> Float {
+                0.5 * ((v.x * v.x + v.y * v.y) * m + v.z * v.z * i)
+            }
+            for s32 in g.moved { g.sums[Int(g.root(s32))] = .zero }
+            // Per group: energy before, after and moving freely; then a = Σ ½ m|Δ|² and b = Σ m v·Δ, so that the
+            // energy after keeping a fraction λ of the restitution is before + bλ + aλ².
+            for s32 in g.moved {
+                let s = Int(s32)
+                let im = invMass[s]
+                guard im > 0 else { continue }
+                let r = Int(g.root(s32))
+                let m = 1 / im, i: Float = invI[s] > 0 ? 1 / invI[s] : 0
+                let before = g.before[s], after = SIMD4(vel[s].x, vel[s].y, angVel[s], 0)
+                let a = gravity[s] + (force.map { im * $0[s] } ?? .zero)
+                let free = SIMD4(g.startVelocity[s].x + dt * a.x, g.startVelocity[s].y + dt * a.y, g.startSpin[s], 0)
+                let d = after - before
+                var sum = g.sums[r]
+                sum[0] += energy(before, m, i)
+                sum[1] += energy(after, m, i)
+                sum[2] += energy(free, m, i)
+                sum[3] += energy(d, m, i)
+                sum[4] += (before.x * d.x + before.y * d.y) * m + before.z * d.z * i
+                g.sums[r] = sum
+            }
+            for s32 in g.moved {
+                let s = Int(s32)
+                let sum = g.sums[Int(g.root(s32))]
+                let bound = Swift.max(sum[0], sum[2])
+                // Within a part in a thousand of the bound, rounding; beyond it, the group overshot.
+                guard sum[1] > bound * 1.001, sum[3] > 0 else { continue }
+                // a λ² + b λ + (before − bound) = 0, its root in (0, 1).
+                let qa = sum[3], qb = sum[4], qc = sum[0] - bound
+                let disc = Swift.max(qb * qb - 4 * qa * qc, 0)
+                let lambda = Swift.min(Swift.max((-qb + disc.squareRoot()) / (2 * qa), 0), 1)
+                let before = g.before[s]
+                vel[s] = Vec2(before.x + lambda * (vel[s].x - before.x), before.y + lambda * (vel[s].y - before.y))
+                angVel[s] = before.z + lambda * (angVel[s] - before.z)
+            }
+        }
+    }
+}
