@@ -1,5 +1,5 @@
 // The restitution pass's energy bound: bounces never leave the bodies they join with more kinetic energy than
-// those bodies would have had without any contact.
+// those bodies had before restitution or would have had without any contact.
 //
 // Restitution runs once after the substeps, contact by contact: each point that approached fast enough gets the
 // separating speed its elasticity asks for, given the velocities the earlier contacts left. Where one body bounces
@@ -12,9 +12,9 @@
 // restitution may not exceed the larger of what they had before it and what they would have had at the step's end
 // moving freely from its start (their velocities at the step's start plus a step of gravity and constant force,
 // the energy any bounce of elasticity at most 1 can give back). A group over the bound keeps the fraction of its
-// restitution impulses that meets it exactly (a quadratic in that fraction); other groups are untouched, and a
-// single bounce, which cannot overshoot, is never reduced. Energy moves between the bodies of a group as before
-// (Newton's cradle passes its swing on).
+// restitution impulses that meets it exactly (a quadratic in that fraction); a group within the bound (as a single
+// bounce is) is left as it is. Energy moves between the bodies of a group as before (Newton's cradle passes its
+// swing on).
 
 /// Scratch of the restitution guard, reused from step to step: per-slot tables that only grow, valid for a slot
 /// whose stamp is the step's.
