@@ -73,14 +73,11 @@ final class HardScenesTests: XCTestCase {
             // Potential energy against the gravity vector (1000 points/s² per unit of magnitude).
             let g = CGVector(dx: gravity.gravityDirection.dx * 1000, dy: gravity.gravityDirection.dy * 1000)
             func energy() -> CGFloat {
-                var e: CGFloat = 0
-                for item in items {
-                    let (v, w) = animator.velocity(of: item)!
-                    let size = item.bounds.size, mass = size.width * size.height / 10_000
-                    let inertia = mass * (size.width * size.width + size.height * size.height) / 12
-                    e += 0.5 * mass * (v.x * v.x + v.y * v.y) + 0.5 * inertia * w * w - mass * (g.dx * item.center.x + g.dy * item.center.y)
+                let potential = items.reduce(CGFloat(0)) { sum, item in
+                    let size = item.bounds.size
+                    return sum - size.width * size.height / 10_000 * (g.dx * item.center.x + g.dy * item.center.y)
                 }
-                return e
+                return CGFloat(animator.kineticEnergy()) + potential
             }
             // The potential energy's zero where every item would lie in the far corner, so the total is positive.
             let corner = CGPoint(x: g.dx > 0 ? bounds.maxX : bounds.minX, y: g.dy > 0 ? bounds.maxY : bounds.minY)

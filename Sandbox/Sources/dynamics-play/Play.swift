@@ -124,8 +124,8 @@ struct Play: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: path) else {
                 let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
                     .filter { $0.hasSuffix(".json") && $0 != "baselines.json" }.map { String($0.dropLast(5)) }.sorted()
-                let playable = Demo.all.map(\.name).filter { names.contains($0) }
                 if Demo.named(scene) != nil {
+                    let playable = Demo.all.map(\.name).filter { names.contains($0) }
                     throw ValidationError("demo '\(scene)' is scripted: its gestures are part of it (`dynamics demo \(scene)` runs it); the demos that can be played are: \(playable.joined(separator: ", "))")
                 }
                 throw ValidationError("no profile or demo named '\(scene)' in \(dir); the profiles are: \(names.joined(separator: ", "))")

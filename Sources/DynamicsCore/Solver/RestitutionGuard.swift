@@ -16,6 +16,13 @@
 // bounce is) is left as it is. Energy moves between the bodies of a group as before (Newton's cradle passes its
 // swing on).
 
+/// A group's kinetic energies (UIKit newton·points) before restitution, after it and moving freely through the
+/// step, and the coefficients of the energy after keeping a fraction λ of the restitution: before + linear·λ +
+/// quadratic·λ² (quadratic = Σ ½ m|Δv|², linear = Σ m v·Δv, angular terms alike).
+struct GroupEnergy {
+    var before: Float = 0, after: Float = 0, free: Float = 0, quadratic: Float = 0, linear: Float = 0
+}
+
 /// Scratch of the restitution guard, reused from step to step: per-slot tables that only grow, valid for a slot
 /// whose stamp is the step's.
 struct RestitutionGuard {
@@ -27,7 +34,7 @@ struct RestitutionGuard {
     var stamp: [UInt32] = []
     var before: [SIMD4<Float>] = []
     var parent: [Int32] = []
-    var sums: [SIMD8<Float>] = []
+    var sums: [GroupEnergy] = []
     var current: UInt32 = 0
     /// The bodies restitution moved this step, in the order it moved them.
     var moved: [Int32] = []
@@ -66,7 +73,7 @@ extension World {
             @inline(__always) func grow<T>(_ a: inout [T], _ fill: T) { if a.count < n { a.append(contentsOf: repeatElement(fill, count: n - a.count)) } }
             grow(&restitutionGuard.startVelocity, .zero); grow(&restitutionGuard.startSpin, 0)
             grow(&restitutionGuard.stamp, 0); grow(&restitutionGuard.before, .zero)
-            grow(&restitutionGuard.parent, 0); grow(&restitutionGuard.sums, .zero)
+            grow(&restitutionGuard.parent, 0); grow(&restitutionGuard.sums, GroupEnergy())
             restitutionGuard.startVelocity.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: columns.velocity, count: n) }
             restitutionGuard.startSpin.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: columns.angularVelocity, count: n) }
             restitutionGuard.current &+= 1
@@ -93,9 +100,7 @@ extension World {
             @inline(__always) func energy(_ v: SIMD4<Float>, _ m: Float, _ i: Float) -> Float {
                 0.5 * ((v.x * v.x + v.y * v.y) * m + v.z * v.z * i)
             }
-            for s32 in g.moved { g.sums[Int(g.root(s32))] = .zero }
-            // Per group: energy before, after and moving freely; then a = Σ ½ m|Δ|² and b = Σ m v·Δ, so that the
-            // energy after keeping a fraction λ of the restitution is before + bλ + aλ².
+            for s32 in g.moved { g.sums[Int(g.root(s32))] = GroupEnergy() }
             for s32 in g.moved {
                 let s = Int(s32)
                 let im = invMass[s]
@@ -106,22 +111,20 @@ extension World {
                 let a = gravity[s] + (force.map { im * $0[s] } ?? .zero)
                 let free = SIMD4(g.startVelocity[s].x + dt * a.x, g.startVelocity[s].y + dt * a.y, g.startSpin[s], 0)
                 let d = after - before
-                var sum = g.sums[r]
-                sum[0] += energy(before, m, i)
-                sum[1] += energy(after, m, i)
-                sum[2] += energy(free, m, i)
-                sum[3] += energy(d, m, i)
-                sum[4] += (before.x * d.x + before.y * d.y) * m + before.z * d.z * i
-                g.sums[r] = sum
+                g.sums[r].before += energy(before, m, i)
+                g.sums[r].after += energy(after, m, i)
+                g.sums[r].free += energy(free, m, i)
+                g.sums[r].quadratic += energy(d, m, i)
+                g.sums[r].linear += (before.x * d.x + before.y * d.y) * m + before.z * d.z * i
             }
             for s32 in g.moved {
                 let s = Int(s32)
-                let sum = g.sums[Int(g.root(s32))]
-                let bound = Swift.max(sum[0], sum[2])
+                let group = g.sums[Int(g.root(s32))]
+                let bound = Swift.max(group.before, group.free)
                 // Within a part in a thousand of the bound, rounding; beyond it, the group overshot.
-                guard sum[1] > bound * 1.001, sum[3] > 0 else { continue }
-                // a λ² + b λ + (before − bound) = 0, its root in (0, 1).
-                let qa = sum[3], qb = sum[4], qc = sum[0] - bound
+                guard group.after > bound * 1.001, group.quadratic > 0 else { continue }
+                // quadratic·λ² + linear·λ + (before − bound) = 0, its root in (0, 1).
+                let qa = group.quadratic, qb = group.linear, qc = group.before - bound
                 let disc = Swift.max(qb * qb - 4 * qa * qc, 0)
                 let lambda = Swift.min(Swift.max((-qb + disc.squareRoot()) / (2 * qa), 0), 1)
                 let before = g.before[s]
