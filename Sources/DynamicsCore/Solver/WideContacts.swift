@@ -452,7 +452,7 @@ extension World {
                         let progress = workers.progress
                         dk_stage_progress_reset(progress, ends.count, WorkerState.contactBlock, executor.concurrency)
                         withUnsafePointer(to: &pass) { pass in
-                            runParallel(executor, executor.concurrency) { _ in dk_contact_pass_participate(pass, progress) }
+                            runParticipants(executor) { dk_contact_pass_participate(pass, progress, $0) }
                         }
                     } else {
                         dk_contact_pass_run(&pass)

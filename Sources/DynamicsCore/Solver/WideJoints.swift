@@ -299,9 +299,9 @@ extension World {
                     rodSolver.centerColorEnds.withUnsafeBufferPointer { centerEnds in
                         rodSolver.generalColorEnds.withUnsafeBufferPointer { generalEnds in
                             withUnsafePointer(to: &pass) { pass in
-                                runParallel(executor, executor.concurrency) { _ in
+                                runParticipants(executor) {
                                     dk_rod_pass_participate(pass, centerEnds.baseAddress, centerEnds.count,
-                                                            generalEnds.baseAddress, generalEnds.count, progress)
+                                                            generalEnds.baseAddress, generalEnds.count, progress, $0)
                                 }
                             }
                         }

@@ -100,6 +100,14 @@ extension World {
         }
     }
 
+    /// Runs one task per participant of a staged pass on `executor`, each told which participant it is: on the world's
+    /// own pool the thread's index in it, so the same thread starts on the same part of each color in every pass (a
+    /// host's executor gets the task's index).
+    func runParticipants(_ executor: StepExecutor, _ task: (Int) -> Void) {
+        let own = executor is WorkerPool
+        runParallel(executor, executor.concurrency) { k in task(own ? dk_pool_participant() : k) }
+    }
+
     /// Runs `count` tasks on `executor`, timing them for the back-off.
     func runParallel(_ executor: StepExecutor, _ count: Int, _ task: (Int) -> Void) {
         let clock = ContinuousClock()

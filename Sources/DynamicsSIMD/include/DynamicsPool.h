@@ -44,15 +44,22 @@ void dk_stage_progress_reset(dk_stage_progress *progress, intptr_t stageCount, i
 /// process holds its core) holds up the others this long.
 long long dk_stage_progress_take_stalled(dk_stage_progress *progress);
 
+/// The calling thread's index in the pool that started it (1 ... helpers), or 0 for any other thread (the caller of
+/// `dk_pool_run`): the `participant` to pass to the staged passes from a task of the world's own pool.
+intptr_t dk_pool_participant(void);
+
 /// One participant's share of a contact pass (`dk_contact_pass_run`): color by color, it claims blocks of the color's
 /// batches until none is left, then waits until every block of the color is finished before the next. Every
 /// participant of the pass calls it with the same pass and progress; the first to arrive may do all of it.
-void dk_contact_pass_participate(const dk_contact_pass *pass, dk_stage_progress *progress);
+/// `participant` (0 ..< participants; others are taken modulo) picks the part of each color it takes first: the same
+/// thread should pass the same number in every pass, so that it keeps working on the same bodies.
+void dk_contact_pass_participate(const dk_contact_pass *pass, dk_stage_progress *progress, intptr_t participant);
 
 /// One participant's share of a rod pass (`dk_rod_pass_run`): the geometry sweep when the pass asks for it, then the
 /// center batches color by color (color c ends at centerEnds[c]), then the others (generalEnds). A pass of
-/// 2 + centerColors + generalColors stages.
+/// 2 + centerColors + generalColors stages. `participant` as for `dk_contact_pass_participate`.
 void dk_rod_pass_participate(const dk_rod_pass *pass, const int32_t *centerEnds, intptr_t centerColors,
-                             const int32_t *generalEnds, intptr_t generalColors, dk_stage_progress *progress);
+                             const int32_t *generalEnds, intptr_t generalColors, dk_stage_progress *progress,
+                             intptr_t participant);
 
 #endif
