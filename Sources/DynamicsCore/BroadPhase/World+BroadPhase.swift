@@ -383,11 +383,17 @@ extension World {
                 return broadphase.blockPairs.withUnsafeMutableBufferPointer { pairLists in
                     broadphase.blockReaches.withUnsafeMutableBufferPointer { reachLists in
                         runParallel(executor, blocks) { k in
-                            pairLists[k].removeAll(keepingCapacity: true)
-                            reachLists[k].removeAll(keepingCapacity: true)
+                            // The block's lists are taken out while it fills them: appended to in place, each append
+                            // would store the list back into `pairLists`, whose neighbouring entries the other threads
+                            // write too (the cache line would pass between the cores at every pair).
+                            var blockPairs = pairLists[k], blockReaches = reachLists[k]
+                            pairLists[k] = []; reachLists[k] = []
+                            blockPairs.removeAll(keepingCapacity: true)
+                            blockReaches.removeAll(keepingCapacity: true)
                             let from = k * perBlock
                             keptCounts[k] = filter(cb, from..<Swift.min(from + perBlock, count), slotOf,
-                                                   pairs: &pairLists[k], reaches: &reachLists[k])
+                                                   pairs: &blockPairs, reaches: &blockReaches)
+                            pairLists[k] = blockPairs; reachLists[k] = blockReaches
                         }
                         var w = 0
                         for k in 0..<blocks {

@@ -227,8 +227,12 @@ extension World {
                     }
                     broadphase.blockPairs.withUnsafeMutableBufferPointer { lists in
                         runParallel(executor, blocks) { k in
-                            lists[k].removeAll(keepingCapacity: true)
-                            searchCells(first[k]..<first[k + 1], into: &lists[k])
+                            // Taken out while filled (see `filterCandidates`: no store into `lists` per pair).
+                            var blockList = lists[k]
+                            lists[k] = []
+                            blockList.removeAll(keepingCapacity: true)
+                            searchCells(first[k]..<first[k + 1], into: &blockList)
+                            lists[k] = blockList
                         }
                         for k in 0..<blocks { list.append(contentsOf: lists[k]) }
                     }

@@ -57,7 +57,8 @@ private struct ContactLanes {
 
     /// One lane's inputs, as scalars: written one lane at a time, read four lanes at a time.
     struct Lane {
-        var constraint: Int32 = -1, entryA: Int32 = 0, entryB: Int32 = 0, two: Int32 = 0
+        /// A side the pass does not move (static, asleep, padding) has its entry as ~entry: read, never written.
+        var constraint: Int32 = -1, entryA: Int32 = ~0, entryB: Int32 = ~0, two: Int32 = 0
         var nx: Float = 0, ny: Float = 0, friction: Float = 0, mA: Float = 0, iA: Float = 0, mB: Float = 0, iB: Float = 0
         /// pB − pA at the start of the step, and both rotations.
         var d0x: Float = 0, d0y: Float = 0, cA: Float = 1, sA: Float = 0, cB: Float = 1, sB: Float = 0
@@ -73,7 +74,7 @@ private struct ContactLanes {
                                pos: UnsafeMutablePointer<Vec2>, rot: UnsafeMutablePointer<Rotation>,
                                invMass: UnsafeMutablePointer<Float>, invI: UnsafeMutablePointer<Float>) {
             constraint = Int32(index)
-            entryA = ea; entryB = eb
+            entryA = sa < awake ? ea : ~ea; entryB = sb < awake ? eb : ~eb
             nx = c.pointee.manifold.normal.x; ny = c.pointee.manifold.normal.y
             friction = c.pointee.friction
             if sa < awake { mA = invMass[sa]; iA = invI[sa] }
