@@ -11,16 +11,11 @@
 /// The warm start or one solve pass of DK_LANES / 4 batches of one color.
 static inline __attribute__((always_inline)) void DK_FN(contactGroup)(const dk_contact_pass *p, dk_contact_batch *b,
                                                                  const int warmStart, const int useBias) {
-    // A side that does not move here (static, asleep, padding) has its entry stored as ~entry: read, never written.
-    int32_t ea[DK_LANES], eb[DK_LANES], ra[DK_LANES], rb[DK_LANES];
+    int32_t ea[DK_LANES], eb[DK_LANES];
     DK_ENTRIES(b, ea, eb);
-    for (int l = 0; l < DK_LANES; l++) {
-        ra[l] = ea[l] < 0 ? ~ea[l] : ea[l];
-        rb[l] = eb[l] < 0 ? ~eb[l] : eb[l];
-    }
     DK_VF vAx, vAy, wA, vBx, vBy, wB, unused;
-    DK_FN(gather)(p->velocity, ra, &vAx, &vAy, &wA, &unused);
-    DK_FN(gather)(p->velocity, rb, &vBx, &vBy, &wB, &unused);
+    DK_FN(gather)(p->velocity, ea, &vAx, &vAy, &wA, &unused);
+    DK_FN(gather)(p->velocity, eb, &vBx, &vBy, &wB, &unused);
     DK_VF nx = DK_FIELD(b, nx), ny = DK_FIELD(b, ny);
     DK_VF mA = DK_FIELD(b, mA), iA = DK_FIELD(b, iA), mB = DK_FIELD(b, mB), iB = DK_FIELD(b, iB);
     DK_VF r0Ax = DK_FIELD(b, p0.rAx), r0Ay = DK_FIELD(b, p0.rAy), r0Bx = DK_FIELD(b, p0.rBx), r0By = DK_FIELD(b, p0.rBy);
@@ -37,15 +32,15 @@ static inline __attribute__((always_inline)) void DK_FN(contactGroup)(const dk_c
         wB = wB + iB * ((r0Bx * P0y - r0By * P0x) + (r1Bx * P1y - r1By * P1x));
         vBx = vBx + mB * (P0x + P1x);
         vBy = vBy + mB * (P0y + P1y);
-        DK_FN(scatterMoving)(p->velocity, ea, vAx, vAy, wA);
-        DK_FN(scatterMoving)(p->velocity, eb, vBx, vBy, wB);
+        DK_FN(scatter)(p->velocity, ea, vAx, vAy, wA);
+        DK_FN(scatter)(p->velocity, eb, vBx, vBy, wB);
         return;
     }
     DK_VF zero = DK_FN(splat)(0), one = DK_FN(splat)(1);
     DK_VF inverseH = DK_FN(splat)(p->invH), maxPush = DK_FN(splat)(p->maxPush);
     DK_VF pAx, pAy, cA, sA, pBx, pBy, cB, sB;
-    DK_FN(gather)(p->pose, ra, &pAx, &pAy, &cA, &sA);
-    DK_FN(gather)(p->pose, rb, &pBx, &pBy, &cB, &sB);
+    DK_FN(gather)(p->pose, ea, &pAx, &pAy, &cA, &sA);
+    DK_FN(gather)(p->pose, eb, &pBx, &pBy, &cB, &sB);
     DK_VF dx = pBx - pAx, dy = pBy - pAy;
     // The current separation of a point, following both bodies' rotation since the narrowphase.
 #define DK_SEPARATION(pt)                                                                                             \
@@ -157,8 +152,8 @@ static inline __attribute__((always_inline)) void DK_FN(contactGroup)(const dk_c
 #undef DK_RUB
 #undef DK_NORMAL_VELOCITY
 #undef DK_COEFFICIENTS
-    DK_FN(scatterMoving)(p->velocity, ea, vAx, vAy, wA);
-    DK_FN(scatterMoving)(p->velocity, eb, vBx, vBy, wB);
+    DK_FN(scatter)(p->velocity, ea, vAx, vAy, wA);
+    DK_FN(scatter)(p->velocity, eb, vBx, vBy, wB);
 }
 
 /// The color's batches from `from` to `to`, DK_LANES / 4 at a time while that many are left; returns the first not done.

@@ -61,25 +61,6 @@ static inline __attribute__((always_inline)) void DK_FN(scatter)(float *base, co
     }
 }
 
-/// `scatter` for the contact pass: a negative entry (~e, a side that does not move in the pass) is not written.
-/// Static bodies meet many contacts of every color; written back unchanged by every participant, each one's entry
-/// would pass between the cores at every batch.
-static inline __attribute__((always_inline)) void DK_FN(scatterMoving)(float *base, const int32_t e[DK_LANES], DK_VF vx, DK_VF vy,
-                                                                  DK_VF w) {
-    DK_VF z = DK_FN(splat)(0);
-    DK_VF t0 = ZIPLO(vx, vy), t1 = ZIPLO(w, z), t2 = ZIPHI(vx, vy), t3 = ZIPHI(w, z);
-    DK_FN(lanes) out[4];
-    out[0].v = LOHALF(t0, t1);
-    out[1].v = HIHALF(t0, t1);
-    out[2].v = LOHALF(t2, t3);
-    out[3].v = HIHALF(t2, t3);
-    for (int g = 0; g < DK_LANES / 4; g++) {
-        for (int j = 0; j < 4; j++) {
-            if (e[4 * g + j] >= 0) __builtin_memcpy(base + 4 * e[4 * g + j], &out[j].q[g], 16);
-        }
-    }
-}
-
 /// The first two components of the DK_LANES entries (vx, vy or x, y).
 static inline __attribute__((always_inline)) void DK_FN(gatherPairs)(const float *base, const int32_t e[DK_LANES], DK_VF *c0,
                                                                 DK_VF *c1) {

@@ -72,17 +72,17 @@ static void dk_pool_work(dk_pool *pool, uint32_t generation) {
 
 /// The calling thread's index in its pool: 0 for a thread the pool did not start (the caller of `dk_pool_run`),
 /// 1 ... helpers for the pool's own.
-static _Thread_local intptr_t dk_participant_index = 0;
+static _Thread_local intptr_t dk_participant_index __attribute__((nodebug)) = 0;
 
 intptr_t dk_pool_participant(void) { return dk_participant_index; }
 
 struct dk_helper_start { dk_pool *pool; intptr_t index; };
 
 static void *dk_pool_helper(void *argument) {
-    struct dk_helper_start start = *(struct dk_helper_start *)argument;
-    free(argument);
-    dk_pool *pool = start.pool;
-    dk_participant_index = start.index;
+    struct dk_helper_start *start = argument;
+    dk_pool *pool = start->pool;
+    dk_participant_index = start->index;
+    free(start);
     uint32_t seen = dk_ticket_generation(atomic_load(&pool->ticket));
     for (;;) {
         uint32_t generation = seen;

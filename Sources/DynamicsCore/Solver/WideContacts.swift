@@ -57,8 +57,7 @@ private struct ContactLanes {
 
     /// One lane's inputs, as scalars: written one lane at a time, read four lanes at a time.
     struct Lane {
-        /// A side the pass does not move (static, asleep, padding) has its entry as ~entry: read, never written.
-        var constraint: Int32 = -1, entryA: Int32 = ~0, entryB: Int32 = ~0, two: Int32 = 0
+        var constraint: Int32 = -1, entryA: Int32 = 0, entryB: Int32 = 0, two: Int32 = 0
         var nx: Float = 0, ny: Float = 0, friction: Float = 0, mA: Float = 0, iA: Float = 0, mB: Float = 0, iB: Float = 0
         /// pB − pA at the start of the step, and both rotations.
         var d0x: Float = 0, d0y: Float = 0, cA: Float = 1, sA: Float = 0, cB: Float = 1, sB: Float = 0
@@ -74,7 +73,7 @@ private struct ContactLanes {
                                pos: UnsafeMutablePointer<Vec2>, rot: UnsafeMutablePointer<Rotation>,
                                invMass: UnsafeMutablePointer<Float>, invI: UnsafeMutablePointer<Float>) {
             constraint = Int32(index)
-            entryA = sa < awake ? ea : ~ea; entryB = sb < awake ? eb : ~eb
+            entryA = ea; entryB = eb
             nx = c.pointee.manifold.normal.x; ny = c.pointee.manifold.normal.y
             friction = c.pointee.friction
             if sa < awake { mA = invMass[sa]; iA = invI[sa] }
@@ -392,16 +391,22 @@ extension World {
     /// second point gets zeros, as from a scalar constraint).
     func storeWideContactImpulses() {
         contactStore.contacts.withUnsafeMutableBufferPointer { cs in
-            for b in contactSolver.wide {
-                for l in 0..<4 where b.constraint[l] >= 0 {
-                    let c = Int(b.constraint[l])
-                    let two = cs[c].manifold.pointCount == 2
-                    cs[c].manifold.points.0.normalImpulse = b.p0.normalImpulse[l]
-                    cs[c].manifold.points.0.tangentImpulse = b.p0.tangentImpulse[l]
-                    cs[c].manifold.points.0.maxNormalImpulse = b.p0.maxNormalImpulse[l]
-                    cs[c].manifold.points.1.normalImpulse = two ? b.p1.normalImpulse[l] : 0
-                    cs[c].manifold.points.1.tangentImpulse = two ? b.p1.tangentImpulse[l] : 0
-                    cs[c].manifold.points.1.maxNormalImpulse = two ? b.p1.maxNormalImpulse[l] : 0
+            contactSolver.wide.withUnsafeBufferPointer { batches in
+                // Each batch writes its own contacts: blocks of batches on the workers.
+                forEachBlock(count: batches.count, minimumBlock: 256, parallelMinimum: 1024) { range in
+                    for k in range {
+                        let b = batches.baseAddress! + k
+                        for l in 0..<4 where b.pointee.constraint[l] >= 0 {
+                            let c = Int(b.pointee.constraint[l])
+                            let two = cs[c].manifold.pointCount == 2
+                            cs[c].manifold.points.0.normalImpulse = b.pointee.p0.normalImpulse[l]
+                            cs[c].manifold.points.0.tangentImpulse = b.pointee.p0.tangentImpulse[l]
+                            cs[c].manifold.points.0.maxNormalImpulse = b.pointee.p0.maxNormalImpulse[l]
+                            cs[c].manifold.points.1.normalImpulse = two ? b.pointee.p1.normalImpulse[l] : 0
+                            cs[c].manifold.points.1.tangentImpulse = two ? b.pointee.p1.tangentImpulse[l] : 0
+                            cs[c].manifold.points.1.maxNormalImpulse = two ? b.pointee.p1.maxNormalImpulse[l] : 0
+                        }
+                    }
                 }
             }
         }

@@ -27,8 +27,7 @@ typedef struct dk_contact_point {
 
 /// Four contact constraints of one color, in SoA form.
 typedef struct dk_contact_batch {
-    /// Entries of each side in the packed state: e for a body the pass moves, ~e (negative) for a side it only reads
-    /// (static or asleep: its velocity is never written); ~0 (the zero entry, read only) for padding lanes.
+    /// Entries of each side in the packed state; 0 (the zero entry) for padding lanes.
     dk_contact_int4 entryA, entryB;
     /// The constraint of each lane, −1 for padding.
     dk_contact_int4 constraint;
