@@ -14,6 +14,10 @@ struct IslandStore {
     var freeIndices: [Int32] = []
     var wakeList: [Int32] = []
     var unionParent: [Int32] = []
+    /// Whether `unionParent` holds the islands of the awake bodies as their joints alone join them (no contact was
+    /// awake), for the slots and awake joints as they were: `bodies.slotVersion` and `JointStore.awakeVersion` then.
+    /// A joint grid or a chain that swings without touching anything keeps its islands from step to step.
+    var jointIslands: (valid: Bool, slots: UInt64, joints: UInt64) = (false, 0, 0)
     var minSleepTime: [Float] = []
     /// Scratch of `putRestingIslandsToSleep`: per root slot, its index in `islandRoots` (−1 between calls).
     var rootIndex: [Int32] = []

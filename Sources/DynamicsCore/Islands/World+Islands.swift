@@ -67,9 +67,13 @@ extension World {
             let n = bodies.awakeCount
             let sleepTime = columns.sleepTime
 
-            // Union-find over awake slots.
+            // Union-find over awake slots, unless the joints alone join them and nothing changed since the last one.
+            let jointsOnly = contactStore.contacts.isEmpty
+            let unchanged = jointsOnly && islandStore.jointIslands == (true, bodies.slotVersion, jointStore.awakeVersion)
+                && islandStore.unionParent.count >= n
+            islandStore.jointIslands = (jointsOnly, bodies.slotVersion, jointStore.awakeVersion)
             if islandStore.unionParent.count < n { islandStore.unionParent.append(contentsOf: repeatElement(0, count: n - islandStore.unionParent.count)) }
-            islandStore.unionParent.withUnsafeMutableBufferPointer { parent in
+            if !unchanged { islandStore.unionParent.withUnsafeMutableBufferPointer { parent in
                 for s in 0..<n { parent[s] = Int32(s) }
                 @inline(__always) func find(_ x: Int32) -> Int32 {
                     var r = x
@@ -94,7 +98,7 @@ extension World {
                     if Int(sa) < n && Int(sb) < n { union(sa, sb) }
                 }
                 for s in 0..<n { _ = find(Int32(s)) }
-            }
+            } }
             // Per root: the smallest sleep time of its members.
             if islandStore.minSleepTime.count < n { islandStore.minSleepTime.append(contentsOf: repeatElement(0, count: n - islandStore.minSleepTime.count)) }
             for s in 0..<n { islandStore.minSleepTime[s] = .greatestFiniteMagnitude }

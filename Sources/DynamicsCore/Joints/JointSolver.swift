@@ -68,6 +68,7 @@ extension World {
             if aAwake || bAwake { jointStore.awake.append(Int32(j)) }
         }
         jointStore.awakeDirty = false
+        jointStore.awakeVersion &+= 1
         rodSolver.layoutDirty = true
     }
 

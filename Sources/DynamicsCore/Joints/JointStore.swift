@@ -17,6 +17,8 @@ struct JointStore {
     /// Seconds of the step left at the current substep's positions (a moving anchor is that far behind its end).
     var anchorTimeLeft: Float = 0
     var awakeDirty = false
+    /// Counts the rebuilds of `awake` (`refreshAwakeJoints`).
+    var awakeVersion: UInt64 = 0
     /// What the joint records were last brought up to date with (`prepareJoints`): the bodies' slot version and
     /// the substep.
     var preparedSlotVersion: UInt64 = .max
