@@ -34,7 +34,7 @@ struct WorkerState {
     /// Candidate pairs per narrowphase chunk at least, and the fewest pairs worth handing out (tests lower it to
     /// reach the parallel path with small scenes).
     static let pairChunk = 512
-    var parallelPairs = 4096
+    var parallelPairs = 1024
     /// The broadphase's passes on the workers (tests lower these to reach them with small scenes): bodies per block
     /// of the box sweep at least and the fewest awake bodies worth handing out; the same for the candidates'
     /// filter (candidate pairs) and the grid search's cell pass (cell entries).
