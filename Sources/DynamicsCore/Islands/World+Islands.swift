@@ -101,11 +101,20 @@ extension World {
             } }
             // Per root: the smallest sleep time of its members.
             if islandStore.minSleepTime.count < n { islandStore.minSleepTime.append(contentsOf: repeatElement(0, count: n - islandStore.minSleepTime.count)) }
-            for s in 0..<n { islandStore.minSleepTime[s] = .greatestFiniteMagnitude }
-            for s in 0..<n {
-                let r = Int(islandStore.unionParent[s])
-                islandStore.minSleepTime[r] = Swift.min(islandStore.minSleepTime[r], sleepTime[s])
+            // Over local buffers: most steps of a moving scene find no island ready and stop after these two passes.
+            let window = settings.timeToSleep
+            let anyReady = islandStore.unionParent.withUnsafeBufferPointer { parent in
+                islandStore.minSleepTime.withUnsafeMutableBufferPointer { least -> Bool in
+                    for s in 0..<n { least[s] = .greatestFiniteMagnitude }
+                    for s in 0..<n {
+                        let r = Int(parent[s])
+                        least[r] = Swift.min(least[r], sleepTime[s])
+                    }
+                    for s in 0..<n where parent[s] == Int32(s) && least[s] >= window { return true }
+                    return false
+                }
             }
+            guard anyReady else { return }
             // Collect the members of the islands ready to sleep, grouped by root (counting sort; roots in slot order).
             // The three lists are kept between calls: a pile in which one body rests while its neighbor still moves
             // comes here every step.
@@ -113,7 +122,7 @@ extension World {
             islandStore.roots.removeAll(keepingCapacity: true)
             for s in 0..<n {
                 let r = Int(islandStore.unionParent[s])
-                guard islandStore.minSleepTime[r] >= settings.timeToSleep else { continue }
+                guard islandStore.minSleepTime[r] >= window else { continue }
                 if islandStore.rootIndex[r] < 0 { islandStore.rootIndex[r] = Int32(islandStore.roots.count); islandStore.roots.append((Int32(r), 0, 0)) }
                 islandStore.roots[Int(islandStore.rootIndex[r])].count += 1
             }

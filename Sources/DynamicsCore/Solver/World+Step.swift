@@ -430,18 +430,18 @@ extension World {
                     for j in rodSolver.scalarJoints { limit(js[Int(j)].slotA); limit(js[Int(j)].slotB) }
                 }
             }
-            pos.withMemoryRebound(to: Float.self, capacity: 2 * n) { p in
-                vel.withMemoryRebound(to: Float.self, capacity: 2 * n) { v in
-                    for k in 0..<(2 * n) { p[k] += h * v[k] }
-                }
-            }
             // At most a quarter turn a substep (Box2D v3's bound): an item turning faster than that outruns the contact
             // points its step's manifold follows, and sinks into what it spins against.
             let maxTurn: Float = 0.25 * .pi / h
-            for s in 0..<n {
-                var w = angVel[s]
-                if Swift.abs(w) > maxTurn { w = w > 0 ? maxTurn : -maxTurn; angVel[s] = w }
-                if w != 0 { rot[s] = rot[s].integrated(by: h * w) }
+            let p = floats(pos), v = floats(vel)
+            // Each body on its own: in blocks on the workers for many bodies.
+            forEachBlock(count: n, minimumBlock: 2048, parallelMinimum: 4096) { range in
+                for k in (2 * range.lowerBound)..<(2 * range.upperBound) { p[k] += h * v[k] }
+                for s in range {
+                    var w = angVel[s]
+                    if Swift.abs(w) > maxTurn { w = w > 0 ? maxTurn : -maxTurn; angVel[s] = w }
+                    if w != 0 { rot[s] = rot[s].integrated(by: h * w) }
+                }
             }
         }
     }
