@@ -23,6 +23,8 @@ struct dk_pool {
     _Atomic intptr_t finished;
     dk_task_fn fn;
     void *context;
+    /// Nanoseconds the caller waited, beyond the spin phase, for tasks a helper had claimed (`dk_pool_run`).
+    _Atomic long long stalled;
     _Atomic int32_t sleepers;
     _Atomic int32_t stop;
     pthread_mutex_t mutex;
@@ -152,9 +154,22 @@ void dk_pool_run(dk_pool *pool, dk_task_fn fn, void *context, intptr_t taskCount
         pthread_mutex_unlock(&pool->mutex);
     }
     dk_pool_work(pool, generation);
-    for (int spin = 0; atomic_load_explicit(&pool->finished, memory_order_acquire) < taskCount; spin++) {
-        if (spin < DK_SPINS_BEFORE_YIELD) dk_relax(); else sched_yield();
+    for (int spin = 0; spin < DK_SPINS_BEFORE_YIELD; spin++) {
+        if (atomic_load_explicit(&pool->finished, memory_order_acquire) >= taskCount) return;
+        dk_relax();
     }
+    // A long wait: a helper holding a task is likely not running (another process holds its core). Counted, as the
+    // staged passes count theirs, so the world can fall back to one thread.
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (atomic_load_explicit(&pool->finished, memory_order_acquire) < taskCount) sched_yield();
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    long long waited = (end.tv_sec - start.tv_sec) * 1000000000LL + (end.tv_nsec - start.tv_nsec);
+    atomic_fetch_add_explicit(&pool->stalled, waited, memory_order_relaxed);
+}
+
+long long dk_pool_take_stalled(dk_pool *pool) {
+    return atomic_exchange_explicit(&pool->stalled, 0, memory_order_relaxed);
 }
 
 // MARK: - Staged passes

@@ -58,6 +58,10 @@ public final class WorkerPool: StepExecutor {
 
     deinit { if let pool { dk_pool_destroy(pool) } }
 
+    /// Nanoseconds `run` waited, beyond a short spin, for tasks a helper had claimed since the last call (a helper
+    /// descheduled while it held one); resets the count.
+    func takeStalledNanoseconds() -> Int64 { pool.map { Int64(dk_pool_take_stalled($0)) } ?? 0 }
+
     /// The most workers a pool or a world takes.
     public static let maximumWorkers = 256
 

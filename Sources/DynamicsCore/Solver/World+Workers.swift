@@ -17,6 +17,8 @@ struct WorkerState {
     /// the length of the next such back-off.
     var backoffSteps = 0
     var backoffLength = WorkerState.shortestBackoff
+    /// Steps on the workers since the last stall (`updateWorkerBackoff`).
+    var stepsSinceStall = 0
     /// Back-offs last from one second of steps to a minute.
     static let shortestBackoff = 60
     static let longestBackoff = 3600
@@ -118,12 +120,13 @@ extension World {
         workers.parallelNanoseconds &+= elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000
     }
 
-    /// Once per step: when participants of this step's passes waited, for blocks another had claimed, more than a
+    /// Once per step: when participants of this step's passes waited, for blocks or tasks another had claimed, more than a
     /// quarter of the passes' time, a worker was not running (another process holds its core) and spinning for it
     /// costs more than it saves. The step then runs on the caller's thread alone for a while (a second of steps,
     /// doubling while it recurs, up to a minute), and tries its workers again. The results are the same either way.
     func updateWorkerBackoff() {
-        let stalled = dk_stage_progress_take_stalled(workers.progress)
+        // The staged passes' waits, and the waits of the world's own pool for the other passes' tasks.
+        let stalled = dk_stage_progress_take_stalled(workers.progress) + (workers.pool?.takeStalledNanoseconds() ?? 0)
         defer { workers.parallelNanoseconds = 0 }
         if workers.backoffSteps > 0 {
             workers.backoffSteps -= 1
@@ -133,8 +136,16 @@ extension World {
         if stalled * 4 > workers.parallelNanoseconds {
             workers.backoffSteps = workers.backoffLength
             workers.backoffLength = Swift.min(2 * workers.backoffLength, WorkerState.longestBackoff)
+            workers.stepsSinceStall = 0
         } else {
-            workers.backoffLength = Swift.max(workers.backoffLength / 2, WorkerState.shortestBackoff)
+            // The back-off shortens again only after as many steps in a row without a stall: a core shared with
+            // another process gives the worker its time in slices, and a few good steps between them do not mean
+            // the core is free.
+            workers.stepsSinceStall += 1
+            if workers.stepsSinceStall >= workers.backoffLength {
+                workers.backoffLength = Swift.max(workers.backoffLength / 2, WorkerState.shortestBackoff)
+                workers.stepsSinceStall = 0
+            }
         }
     }
 

@@ -30,6 +30,10 @@ void dk_pool_destroy(dk_pool *pool);
 /// job at a time per pool.
 void dk_pool_run(dk_pool *pool, dk_task_fn fn, void *context, intptr_t taskCount);
 
+/// Nanoseconds `dk_pool_run` has waited, beyond a short spin, for tasks a helper had claimed, since the last call;
+/// resets the count.
+long long dk_pool_take_stalled(dk_pool *pool);
+
 /// The shared progress of one staged pass: per stage (a color, or a sweep), the blocks claimed and the blocks
 /// finished.
 typedef struct dk_stage_progress dk_stage_progress;
