@@ -110,6 +110,37 @@ final class WorkerTests: XCTestCase {
         XCTAssertEqual(world.workerCount, 3)
     }
 
+    /// A step whose participants waited over a quarter of its parallel time for a held-up worker sends the world to
+    /// one thread for a second of steps, doubling while it recurs; the back-off halves only after as many steps in
+    /// a row without a stall, so the good steps between a busy core's time slices do not undo it.
+    func test_stalledSteps_backOffToOneThread_andShortenOnlyAfterAsManyCleanSteps() {
+        var state = WorkerState()
+        let clean: (stalled: Int64, parallel: Int64) = (0, 100_000), held: (stalled: Int64, parallel: Int64) = (30_000, 100_000)
+        state.recordStep(stalled: clean.stalled, parallel: clean.parallel)
+        XCTAssertEqual(state.backoffSteps, 0)
+        state.recordStep(stalled: held.stalled, parallel: held.parallel)
+        XCTAssertEqual(state.backoffSteps, 60)
+        XCTAssertEqual(state.backoffLength, 120)
+        for _ in 0..<60 { state.recordStep(stalled: 0, parallel: 0) }
+        XCTAssertEqual(state.backoffSteps, 0)
+        // Good steps between stalls, as a shared core gives: the next stall backs off longer, not shorter.
+        for _ in 0..<10 { state.recordStep(stalled: clean.stalled, parallel: clean.parallel) }
+        state.recordStep(stalled: held.stalled, parallel: held.parallel)
+        XCTAssertEqual(state.backoffSteps, 120)
+        XCTAssertEqual(state.backoffLength, 240)
+        for _ in 0..<120 { state.recordStep(stalled: 0, parallel: 0) }
+        // A stall under a quarter of the parallel time is no stall.
+        state.recordStep(stalled: 24_000, parallel: 100_000)
+        XCTAssertEqual(state.backoffSteps, 0)
+        // 240 clean steps in a row halve the back-off, and 120 more halve it again.
+        for _ in 0..<239 { state.recordStep(stalled: clean.stalled, parallel: clean.parallel) }
+        XCTAssertEqual(state.backoffLength, 120)
+        for _ in 0..<120 { state.recordStep(stalled: clean.stalled, parallel: clean.parallel) }
+        XCTAssertEqual(state.backoffLength, 60)
+        for _ in 0..<600 { state.recordStep(stalled: clean.stalled, parallel: clean.parallel) }
+        XCTAssertEqual(state.backoffLength, WorkerState.shortestBackoff)
+    }
+
     /// The pool runs every task once, whatever the count, and returns only when all have run.
     func test_pool_runsEveryTaskOnce() throws {
         let pool = try WorkerPool(workers: 3)

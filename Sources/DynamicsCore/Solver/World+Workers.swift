@@ -48,6 +48,32 @@ struct WorkerState {
     static let parallelRodBatches = 256
 }
 
+extension WorkerState {
+    /// The back-off's bookkeeping after a step that spent `parallel` nanoseconds in passes handed to the workers,
+    /// `stalled` of them waiting for work another participant had claimed (`World.updateWorkerBackoff`).
+    mutating func recordStep(stalled: Int64, parallel: Int64) {
+        if backoffSteps > 0 {
+            backoffSteps -= 1
+            return
+        }
+        guard parallel > 0 else { return }
+        if stalled * 4 > parallel {
+            backoffSteps = backoffLength
+            backoffLength = Swift.min(2 * backoffLength, WorkerState.longestBackoff)
+            stepsSinceStall = 0
+        } else {
+            // The back-off shortens again only after as many steps in a row without a stall: a core shared with
+            // another process gives the worker its time in slices, and a few good steps between them do not mean
+            // the core is free.
+            stepsSinceStall += 1
+            if stepsSinceStall >= backoffLength {
+                backoffLength = Swift.max(backoffLength / 2, WorkerState.shortestBackoff)
+                stepsSinceStall = 0
+            }
+        }
+    }
+}
+
 extension World {
     /// The number of threads the step runs on, the caller's included (1: the caller's only). Defaults to the
     /// machine's processor cores. Results are bit-identical for every count.
@@ -127,26 +153,8 @@ extension World {
     func updateWorkerBackoff() {
         // The staged passes' waits, and the waits of the world's own pool for the other passes' tasks.
         let stalled = dk_stage_progress_take_stalled(workers.progress) + (workers.pool?.takeStalledNanoseconds() ?? 0)
-        defer { workers.parallelNanoseconds = 0 }
-        if workers.backoffSteps > 0 {
-            workers.backoffSteps -= 1
-            return
-        }
-        guard workers.parallelNanoseconds > 0 else { return }
-        if stalled * 4 > workers.parallelNanoseconds {
-            workers.backoffSteps = workers.backoffLength
-            workers.backoffLength = Swift.min(2 * workers.backoffLength, WorkerState.longestBackoff)
-            workers.stepsSinceStall = 0
-        } else {
-            // The back-off shortens again only after as many steps in a row without a stall: a core shared with
-            // another process gives the worker its time in slices, and a few good steps between them do not mean
-            // the core is free.
-            workers.stepsSinceStall += 1
-            if workers.stepsSinceStall >= workers.backoffLength {
-                workers.backoffLength = Swift.max(workers.backoffLength / 2, WorkerState.shortestBackoff)
-                workers.stepsSinceStall = 0
-            }
-        }
+        workers.recordStep(stalled: stalled, parallel: workers.parallelNanoseconds)
+        workers.parallelNanoseconds = 0
     }
 
     /// The executor for a stage with `work` units of at least `minimum`, or nil to run it on the caller's thread.
