@@ -283,29 +283,33 @@ void dk_contact_pass_participate(const dk_contact_pass *pass, dk_stage_progress 
     }
 }
 
-/// kind: bit 0 general (else center), bit 1 the geometry sweep.
+/// kind: bit 0 general (else center), bit 1 the geometry sweep alone, bit 2 the geometry and then the pass.
 static void dk_rod_blocks(const void *pass, intptr_t from, intptr_t to, int kind) {
-    if (kind & 1) dk_rod_pass_run_general(pass, from, to, kind >> 1);
-    else dk_rod_pass_run_center(pass, from, to, kind >> 1);
+    const int sweepOnly = (kind >> 1) & 1;
+    if (kind & 4) {
+        if (kind & 1) dk_rod_pass_run_general(pass, from, to, 1);
+        else dk_rod_pass_run_center(pass, from, to, 1);
+    }
+    if (kind & 1) dk_rod_pass_run_general(pass, from, to, sweepOnly);
+    else dk_rod_pass_run_center(pass, from, to, sweepOnly);
 }
 
 void dk_rod_pass_participate(const dk_rod_pass *pass, const int32_t *centerEnds, intptr_t centerColors,
                              const int32_t *generalEnds, intptr_t generalColors, dk_stage_progress *progress,
                              intptr_t participant) {
+    // The geometry of a batch depends on the poses alone, which the pass does not change: each block computes its
+    // batches' geometry just before solving them, in the block's own stage, rather than in a sweep of its own that
+    // every participant would have to wait for.
+    const int geometry = pass->geometry ? 4 : 0;
     intptr_t stage = 0;
-    if (pass->geometry) {
-        // The geometry of every batch from the poses: independent batches.
-        dk_stage(progress, stage++, 0, pass->centerCount, dk_rod_blocks, pass, 2, participant);
-        dk_stage(progress, stage++, 0, pass->generalCount, dk_rod_blocks, pass, 3, participant);
-    }
     intptr_t start = 0;
     for (intptr_t c = 0; c < centerColors; c++) {
-        dk_stage(progress, stage++, start, centerEnds[c], dk_rod_blocks, pass, 0, participant);
+        dk_stage(progress, stage++, start, centerEnds[c], dk_rod_blocks, pass, geometry, participant);
         start = centerEnds[c];
     }
     start = 0;
     for (intptr_t c = 0; c < generalColors; c++) {
-        dk_stage(progress, stage++, start, generalEnds[c], dk_rod_blocks, pass, 1, participant);
+        dk_stage(progress, stage++, start, generalEnds[c], dk_rod_blocks, pass, 1 | geometry, participant);
         start = generalEnds[c];
     }
 }

@@ -291,7 +291,7 @@ extension World {
                     geometry: geometry ? 1 : 0, warmStart: warmStart ? 1 : 0,
                     biasRate: useBias ? soft.biasRate : 0, massScale: useBias ? soft.massScale : 1,
                     impulseScale: useBias ? soft.impulseScale : 0, maxBias: settings.jointPushMaxVelocity)
-                let stages = 2 + rodSolver.centerColorEnds.count + rodSolver.generalColorEnds.count
+                let stages = rodSolver.centerColorEnds.count + rodSolver.generalColorEnds.count
                 if let executor = executor(work: center.count + general.count, minimum: WorkerState.parallelRodBatches) {
                     // Every participant takes blocks of each stage in turn (DynamicsPool.h).
                     let progress = workers.progress

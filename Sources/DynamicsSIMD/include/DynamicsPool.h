@@ -59,9 +59,9 @@ intptr_t dk_pool_participant(void);
 /// thread should pass the same number in every pass, so that it keeps working on the same bodies.
 void dk_contact_pass_participate(const dk_contact_pass *pass, dk_stage_progress *progress, intptr_t participant);
 
-/// One participant's share of a rod pass (`dk_rod_pass_run`): the geometry sweep when the pass asks for it, then the
-/// center batches color by color (color c ends at centerEnds[c]), then the others (generalEnds). A pass of
-/// 2 + centerColors + generalColors stages. `participant` as for `dk_contact_pass_participate`.
+/// One participant's share of a rod pass (`dk_rod_pass_run`): the center batches color by color (color c ends at
+/// centerEnds[c]), then the others (generalEnds), each block's geometry computed just before it is solved when the
+/// pass asks for it. A pass of centerColors + generalColors stages. `participant` as for `dk_contact_pass_participate`.
 void dk_rod_pass_participate(const dk_rod_pass *pass, const int32_t *centerEnds, intptr_t centerColors,
                              const int32_t *generalEnds, intptr_t generalColors, dk_stage_progress *progress,
                              intptr_t participant);
