@@ -115,30 +115,73 @@ final class WorkerTests: XCTestCase {
     /// a row without a stall, so the good steps between a busy core's time slices do not undo it.
     func test_stalledSteps_backOffToOneThread_andShortenOnlyAfterAsManyCleanSteps() {
         var state = WorkerState()
-        let clean: (stalled: Int64, parallel: Int64) = (0, 100_000), held: (stalled: Int64, parallel: Int64) = (30_000, 100_000)
-        state.recordStep(stalled: clean.stalled, parallel: clean.parallel)
-        XCTAssertEqual(state.backoffSteps, 0)
-        state.recordStep(stalled: held.stalled, parallel: held.parallel)
+        // The trials of one thread kept out (the next test).
+        func clean(_ n: Int) {
+            for _ in 0..<n { state.untilTrial = .max; state.recordStep(stalled: 0, parallel: 100_000, step: 120_000) }
+        }
+        func held() { state.recordStep(stalled: 30_000, parallel: 100_000, step: 120_000) }
+        func onCaller(_ n: Int) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: 0, step: 150_000) } }
+        clean(1)
+        XCTAssertFalse(state.callerOnly)
+        held()
         XCTAssertEqual(state.backoffSteps, 60)
         XCTAssertEqual(state.backoffLength, 120)
-        for _ in 0..<60 { state.recordStep(stalled: 0, parallel: 0) }
-        XCTAssertEqual(state.backoffSteps, 0)
+        XCTAssertTrue(state.callerOnly)
+        onCaller(60)
+        XCTAssertFalse(state.callerOnly)
         // Good steps between stalls, as a shared core gives: the next stall backs off longer, not shorter.
-        for _ in 0..<10 { state.recordStep(stalled: clean.stalled, parallel: clean.parallel) }
-        state.recordStep(stalled: held.stalled, parallel: held.parallel)
+        clean(10)
+        held()
         XCTAssertEqual(state.backoffSteps, 120)
         XCTAssertEqual(state.backoffLength, 240)
-        for _ in 0..<120 { state.recordStep(stalled: 0, parallel: 0) }
-        // A stall under a quarter of the parallel time is no stall.
-        state.recordStep(stalled: 24_000, parallel: 100_000)
-        XCTAssertEqual(state.backoffSteps, 0)
+        onCaller(120)
+        // A wait under a quarter of the parallel time is no stall.
+        state.recordStep(stalled: 24_000, parallel: 100_000, step: 120_000)
+        XCTAssertFalse(state.callerOnly)
         // 240 clean steps in a row halve the back-off, and 120 more halve it again.
-        for _ in 0..<239 { state.recordStep(stalled: clean.stalled, parallel: clean.parallel) }
+        clean(239)
         XCTAssertEqual(state.backoffLength, 120)
-        for _ in 0..<120 { state.recordStep(stalled: clean.stalled, parallel: clean.parallel) }
+        clean(120)
         XCTAssertEqual(state.backoffLength, 60)
-        for _ in 0..<600 { state.recordStep(stalled: clean.stalled, parallel: clean.parallel) }
+        clean(600)
         XCTAssertEqual(state.backoffLength, WorkerState.shortestBackoff)
+    }
+
+    /// After 32 steps on the workers and then every 240, 4 run on the caller's thread alone; if they took less time
+    /// than the 4 steps before them (by over 5%), the world backs off as after a stall: a host whose other tenants take a core in
+    /// slices too fine for any one wait to show can make two threads slower than one.
+    func test_trialOfOneThread_backsOffWhenOneThreadIsFaster() {
+        var state = WorkerState()
+        func onWorkers(_ n: Int, step: Int64) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: step / 2, step: step) } }
+        func onCaller(_ n: Int, step: Int64) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: 0, step: step) } }
+        // The first trial after 32 steps; two threads faster: the workers stay.
+        onWorkers(31, step: 100_000)
+        XCTAssertFalse(state.callerOnly)
+        onWorkers(1, step: 100_000)
+        XCTAssertTrue(state.callerOnly)
+        onCaller(4, step: 150_000)
+        XCTAssertFalse(state.callerOnly)
+        // Then every 240.
+        onWorkers(239, step: 100_000)
+        XCTAssertFalse(state.callerOnly)
+        onWorkers(1, step: 100_000)
+        XCTAssertTrue(state.callerOnly, "the trial's 4 steps run on the caller's thread")
+        onCaller(4, step: 150_000)
+        XCTAssertFalse(state.callerOnly)
+        XCTAssertEqual(state.backoffSteps, 0)
+        // One thread faster (the workers' steps 100 µs, the caller's 90 µs): the next trial backs off.
+        onWorkers(240, step: 100_000)
+        onCaller(3, step: 90_000)
+        XCTAssertTrue(state.callerOnly)
+        onCaller(1, step: 90_000)
+        XCTAssertEqual(state.backoffSteps, 60)
+        XCTAssertEqual(state.backoffLength, 120)
+        // Within 5%: no back-off.
+        onCaller(60, step: 90_000)
+        onWorkers(240, step: 100_000)
+        onCaller(4, step: 97_000)
+        XCTAssertEqual(state.backoffSteps, 0)
+        XCTAssertFalse(state.callerOnly)
     }
 
     /// The pool runs every task once, whatever the count, and returns only when all have run.

@@ -44,7 +44,8 @@ extension World {
         if jointStore.awakeDirty { refreshAwakeJoints() }
         releaseUnusedScratch()
         finish(.islands)
-        updateWorkerBackoff()
+        let elapsed = (clock.now - start).components
+        updateWorkerBackoff(stepNanoseconds: elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
 
         stepCount += 1
         profile.total = (clock.now - start) / .seconds(1)

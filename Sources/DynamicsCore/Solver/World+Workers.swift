@@ -19,6 +19,20 @@ struct WorkerState {
     var backoffLength = WorkerState.shortestBackoff
     /// Steps on the workers since the last stall (`updateWorkerBackoff`).
     var stepsSinceStall = 0
+    /// The trial of one thread: every `trialInterval` steps on the workers, `trialLength` steps run on the caller's
+    /// thread alone, and their time is set against the last `trialLength` steps on the workers. A host whose other
+    /// tenants take a core's time in slices too fine for a participant to see any one long wait can make the workers
+    /// slower than one thread; the trial finds that out, and the world backs off as after a stall.
+    var untilTrial = WorkerState.firstTrial
+    var trialLeft = 0
+    /// Nanoseconds of the last `trialLength` steps on the workers before the trial, and of the trial's steps.
+    var workersWindow: Int64 = 0, callerWindow: Int64 = 0
+    static let trialInterval = 240
+    static let trialLength = 4
+    /// The first trial comes sooner, once the workers have run a few steps.
+    static let firstTrial = 32
+    /// Whether this step runs on the caller's thread alone (a back-off or a trial).
+    var callerOnly: Bool { backoffSteps > 0 || trialLeft > 0 }
     /// Back-offs last from one second of steps to a minute.
     static let shortestBackoff = 60
     static let longestBackoff = 3600
@@ -49,28 +63,54 @@ struct WorkerState {
 }
 
 extension WorkerState {
-    /// The back-off's bookkeeping after a step that spent `parallel` nanoseconds in passes handed to the workers,
-    /// `stalled` of them waiting for work another participant had claimed (`World.updateWorkerBackoff`).
-    mutating func recordStep(stalled: Int64, parallel: Int64) {
+    /// The back-off's bookkeeping after a step of `step` nanoseconds that spent `parallel` of them in passes handed
+    /// to the workers, `stalled` of those waiting for work another participant had claimed
+    /// (`World.updateWorkerBackoff`).
+    mutating func recordStep(stalled: Int64, parallel: Int64, step: Int64) {
         if backoffSteps > 0 {
             backoffSteps -= 1
             return
         }
+        if trialLeft > 0 {
+            callerWindow += step
+            trialLeft -= 1
+            if trialLeft == 0 {
+                untilTrial = WorkerState.trialInterval
+                // One thread took less time than the workers (by over 5%, against the noise of a few steps).
+                let oneThreadFaster = callerWindow * 20 < workersWindow * 19
+                workersWindow = 0
+                if oneThreadFaster { backOff() }
+            }
+            return
+        }
         guard parallel > 0 else { return }
         if stalled * 4 > parallel {
-            backoffSteps = backoffLength
-            backoffLength = Swift.min(2 * backoffLength, WorkerState.longestBackoff)
-            stepsSinceStall = 0
-        } else {
-            // The back-off shortens again only after as many steps in a row without a stall: a core shared with
-            // another process gives the worker its time in slices, and a few good steps between them do not mean
-            // the core is free.
-            stepsSinceStall += 1
-            if stepsSinceStall >= backoffLength {
-                backoffLength = Swift.max(backoffLength / 2, WorkerState.shortestBackoff)
-                stepsSinceStall = 0
-            }
+            backOff()
+            return
         }
+        // The back-off shortens again only after as many steps in a row without a stall: a core shared with
+        // another process gives the worker its time in slices, and a few good steps between them do not mean the
+        // core is free.
+        stepsSinceStall += 1
+        if stepsSinceStall >= backoffLength {
+            backoffLength = Swift.max(backoffLength / 2, WorkerState.shortestBackoff)
+            stepsSinceStall = 0
+        }
+        untilTrial -= 1
+        if untilTrial < WorkerState.trialLength { workersWindow += step }
+        if untilTrial == 0 {
+            trialLeft = WorkerState.trialLength
+            callerWindow = 0
+        }
+    }
+
+    /// Runs the next `backoffLength` steps on the caller's thread, and doubles the length of the next back-off.
+    private mutating func backOff() {
+        backoffSteps = backoffLength
+        backoffLength = Swift.min(2 * backoffLength, WorkerState.longestBackoff)
+        stepsSinceStall = 0
+        untilTrial = WorkerState.trialInterval
+        workersWindow = 0
     }
 }
 
@@ -149,17 +189,19 @@ extension World {
     /// Once per step: when participants of this step's passes waited, for blocks or tasks another had claimed, more than a
     /// quarter of the passes' time, a worker was not running (another process holds its core) and spinning for it
     /// costs more than it saves. The step then runs on the caller's thread alone for a while (a second of steps,
-    /// doubling while it recurs, up to a minute), and tries its workers again. The results are the same either way.
-    func updateWorkerBackoff() {
+    /// doubling while it recurs, up to a minute), and tries its workers again. So it does when a trial of one thread
+    /// (`WorkerState.trialLength` steps every `trialInterval`) took less time than the workers. The results are the
+    /// same either way.
+    func updateWorkerBackoff(stepNanoseconds: Int64) {
         // The staged passes' waits, and the waits of the world's own pool for the other passes' tasks.
         let stalled = dk_stage_progress_take_stalled(workers.progress) + (workers.pool?.takeStalledNanoseconds() ?? 0)
-        workers.recordStep(stalled: stalled, parallel: workers.parallelNanoseconds)
+        workers.recordStep(stalled: stalled, parallel: workers.parallelNanoseconds, step: stepNanoseconds)
         workers.parallelNanoseconds = 0
     }
 
     /// The executor for a stage with `work` units of at least `minimum`, or nil to run it on the caller's thread.
     func executor(work: Int, minimum: Int) -> StepExecutor? {
-        guard work >= minimum, workers.backoffSteps == 0 else { return nil }
+        guard work >= minimum, !workers.callerOnly else { return nil }
         if let host = workers.hostExecutor { return host.concurrency > 1 ? host : nil }
         guard workers.workerCount > 1 else { return nil }
         if let pool = workers.pool { return pool }
