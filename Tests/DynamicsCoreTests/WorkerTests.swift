@@ -148,8 +148,8 @@ final class WorkerTests: XCTestCase {
     }
 
     /// After 32 steps on the workers and then every 240, 4 run on the caller's thread alone; if they took less time
-    /// than the 4 steps before them (by over 5%), the world backs off as after a stall: a host whose other tenants take a core in
-    /// slices too fine for any one wait to show can make two threads slower than one.
+    /// than the 4 steps before them (by over 5%), the world backs off as after a stall: a host whose other tenants take
+    /// a core in slices too fine for any one wait to show can make two threads slower than one.
     func test_trialOfOneThread_backsOffWhenOneThreadIsFaster() {
         var state = WorkerState()
         func onWorkers(_ n: Int, step: Int64) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: step / 2, step: step) } }

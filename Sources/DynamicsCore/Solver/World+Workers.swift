@@ -186,9 +186,9 @@ extension World {
         workers.parallelNanoseconds &+= elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000
     }
 
-    /// Once per step: when participants of this step's passes waited, for blocks or tasks another had claimed, more than a
-    /// quarter of the passes' time, a worker was not running (another process holds its core) and spinning for it
-    /// costs more than it saves. The step then runs on the caller's thread alone for a while (a second of steps,
+    /// Once per step: when participants of this step's passes waited, for blocks or tasks another had claimed, more
+    /// than a quarter of the passes' time, a worker was not running (another process holds its core) and spinning for
+    /// it costs more than it saves. The step then runs on the caller's thread alone for a while (a second of steps,
     /// doubling while it recurs, up to a minute), and tries its workers again. So it does when a trial of one thread
     /// (`WorkerState.trialLength` steps every `trialInterval`) took less time than the workers. The results are the
     /// same either way.
