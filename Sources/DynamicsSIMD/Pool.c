@@ -59,6 +59,22 @@ static inline void dk_relax(void) {
 /// and starts counting the wait as a stall: about 45 µs there.
 #define DK_SPINS_BEFORE_YIELD 2000
 
+/// Waits until `*finished` reaches `target`: spinning at first, then yielding the core. A wait past the spin means the
+/// thread that holds the rest of the work is likely not running (another process holds its core); its time is added
+/// to `*stalled`, so the world can fall back to one thread while that lasts.
+static void dk_wait_for(_Atomic intptr_t *finished, intptr_t target, _Atomic long long *stalled) {
+    for (int spin = 0; spin < DK_SPINS_BEFORE_YIELD; spin++) {
+        if (atomic_load_explicit(finished, memory_order_acquire) >= target) return;
+        dk_relax();
+    }
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (atomic_load_explicit(finished, memory_order_acquire) < target) sched_yield();
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    long long waited = (end.tv_sec - start.tv_sec) * 1000000000LL + (end.tv_nsec - start.tv_nsec);
+    atomic_fetch_add_explicit(stalled, waited, memory_order_relaxed);
+}
+
 /// Claims and runs the tasks of the job `generation` until none is left.
 static void dk_pool_work(dk_pool *pool, uint32_t generation) {
     for (;;) {
@@ -154,18 +170,7 @@ void dk_pool_run(dk_pool *pool, dk_task_fn fn, void *context, intptr_t taskCount
         pthread_mutex_unlock(&pool->mutex);
     }
     dk_pool_work(pool, generation);
-    for (int spin = 0; spin < DK_SPINS_BEFORE_YIELD; spin++) {
-        if (atomic_load_explicit(&pool->finished, memory_order_acquire) >= taskCount) return;
-        dk_relax();
-    }
-    // A long wait: a helper holding a task is likely not running (another process holds its core). Counted, as the
-    // staged passes count theirs, so the world can fall back to one thread.
-    struct timespec start, end;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    while (atomic_load_explicit(&pool->finished, memory_order_acquire) < taskCount) sched_yield();
-    clock_gettime(CLOCK_MONOTONIC, &end);
-    long long waited = (end.tv_sec - start.tv_sec) * 1000000000LL + (end.tv_nsec - start.tv_nsec);
-    atomic_fetch_add_explicit(&pool->stalled, waited, memory_order_relaxed);
+    dk_wait_for(&pool->finished, taskCount, &pool->stalled);
 }
 
 long long dk_pool_take_stalled(dk_pool *pool) {
@@ -237,19 +242,7 @@ static inline void dk_stage(dk_stage_progress *progress, intptr_t stage, intptr_
         run(pass, start, end, kind);
         atomic_fetch_add_explicit(&progress->finished[stage], 1, memory_order_acq_rel);
     }
-    int spin = 0;
-    for (; spin < DK_SPINS_BEFORE_YIELD; spin++) {
-        if (atomic_load_explicit(&progress->finished[stage], memory_order_acquire) >= blocks) return;
-        dk_relax();
-    }
-    // A long wait: the participant holding the last block is likely not running (another process holds its
-    // core). The time is counted, so the world can fall back to one thread while that lasts.
-    struct timespec start, end;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    while (atomic_load_explicit(&progress->finished[stage], memory_order_acquire) < blocks) sched_yield();
-    clock_gettime(CLOCK_MONOTONIC, &end);
-    long long waited = (end.tv_sec - start.tv_sec) * 1000000000LL + (end.tv_nsec - start.tv_nsec);
-    atomic_fetch_add_explicit(&progress->stalled, waited, memory_order_relaxed);
+    dk_wait_for(&progress->finished[stage], blocks, &progress->stalled);
 }
 
 long long dk_stage_progress_take_stalled(dk_stage_progress *progress) {
