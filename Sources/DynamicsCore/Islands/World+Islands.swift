@@ -75,18 +75,8 @@ extension World {
             if islandStore.unionParent.count < n { islandStore.unionParent.append(contentsOf: repeatElement(0, count: n - islandStore.unionParent.count)) }
             if !unchanged { islandStore.unionParent.withUnsafeMutableBufferPointer { parent in
                 for s in 0..<n { parent[s] = Int32(s) }
-                @inline(__always) func find(_ x: Int32) -> Int32 {
-                    var r = x
-                    while parent[Int(r)] != r { r = parent[Int(r)] }
-                    var c = x
-                    while parent[Int(c)] != r { let next = parent[Int(c)]; parent[Int(c)] = r; c = next }
-                    return r
-                }
-                @inline(__always) func union(_ a: Int32, _ b: Int32) {
-                    let ra = find(a), rb = find(b)
-                    if ra == rb { return }
-                    if ra < rb { parent[Int(rb)] = ra } else { parent[Int(ra)] = rb }
-                }
+                let table = parent.baseAddress!
+                @inline(__always) func union(_ a: Int32, _ b: Int32) { UnionFind.join(table, a, b) }
                 for c in contactStore.contacts where c.manifold.pointCount > 0 {
                     let sa = bodies.slot[Int(c.bodyA)], sb = bodies.slot[Int(c.bodyB)]
                     if Int(sa) < n && Int(sb) < n { union(sa, sb) }
@@ -97,7 +87,7 @@ extension World {
                     let sa = bodies.slot[Int(jr.bodyA)], sb = bodies.slot[Int(jr.bodyB)]
                     if Int(sa) < n && Int(sb) < n { union(sa, sb) }
                 }
-                for s in 0..<n { _ = find(Int32(s)) }
+                for s in 0..<n { _ = UnionFind.root(table, Int32(s)) }
             } }
             // Per root: the smallest sleep time of its members.
             if islandStore.minSleepTime.count < n { islandStore.minSleepTime.append(contentsOf: repeatElement(0, count: n - islandStore.minSleepTime.count)) }

@@ -40,12 +40,8 @@ struct RestitutionGuard {
     var moved: [Int32] = []
 
     /// The group (union-find root) of a marked slot.
-    mutating func root(_ s: Int32) -> Int32 {
-        var r = s
-        while parent[Int(r)] != r { r = parent[Int(r)] }
-        var c = s
-        while parent[Int(c)] != r { let next = parent[Int(c)]; parent[Int(c)] = r; c = next }
-        return r
+    @inline(__always) mutating func root(_ s: Int32) -> Int32 {
+        parent.withUnsafeMutableBufferPointer { UnionFind.root($0.baseAddress!, s) }
     }
 
     /// Notes that restitution is about to move awake body `s`, whose velocity is still `v`, `w`.
@@ -59,8 +55,7 @@ struct RestitutionGuard {
 
     /// Joins the groups of two marked slots; the smaller root stays root, whatever the order of the calls.
     @inline(__always) mutating func join(_ a: Int, _ b: Int) {
-        let ra = root(Int32(a)), rb = root(Int32(b))
-        if ra < rb { parent[Int(rb)] = ra } else if rb < ra { parent[Int(ra)] = rb }
+        parent.withUnsafeMutableBufferPointer { UnionFind.join($0.baseAddress!, Int32(a), Int32(b)) }
     }
 }
 

@@ -44,8 +44,7 @@ extension World {
         if jointStore.awakeDirty { refreshAwakeJoints() }
         releaseUnusedScratch()
         finish(.islands)
-        let elapsed = (clock.now - start).components
-        updateWorkerBackoff(stepNanoseconds: elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+        updateWorkerBackoff(stepNanoseconds: (clock.now - start).nanoseconds)
 
         stepCount += 1
         profile.total = (clock.now - start) / .seconds(1)

@@ -182,8 +182,7 @@ extension World {
         let start = clock.now
         workers.parallelPasses &+= 1
         executor.run(count, task)
-        let elapsed = (clock.now - start).components
-        workers.parallelNanoseconds &+= elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000
+        workers.parallelNanoseconds &+= (clock.now - start).nanoseconds
     }
 
     /// Once per step: when participants of this step's passes waited, for blocks or tasks another had claimed, more
