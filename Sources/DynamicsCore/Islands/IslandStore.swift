@@ -18,7 +18,8 @@ struct IslandStore {
     /// awake), for the slots and awake joints as they were: `bodies.slotVersion` and `JointStore.awakeVersion` then.
     /// A joint grid or a chain that swings without touching anything keeps its islands from step to step.
     var jointIslands: (valid: Bool, slots: UInt64, joints: UInt64) = (false, 0, 0)
-    var minSleepTime: [Float] = []
+    /// Scratch of `putRestingIslandsToSleep`: per root slot, whether every member of its island has rested long enough.
+    var rootReady: [Bool] = []
     /// Scratch of `putRestingIslandsToSleep`: per root slot, its index in `islandRoots` (−1 between calls).
     var rootIndex: [Int32] = []
     var roots: [(root: Int32, start: Int, count: Int)] = []

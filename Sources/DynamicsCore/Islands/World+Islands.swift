@@ -89,18 +89,16 @@ extension World {
                 }
                 for s in 0..<n { _ = UnionFind.root(table, Int32(s)) }
             } }
-            // Per root: the smallest sleep time of its members.
-            if islandStore.minSleepTime.count < n { islandStore.minSleepTime.append(contentsOf: repeatElement(0, count: n - islandStore.minSleepTime.count)) }
+            // Per root: whether all its members are ready. A member not ready clears its root's flag: stores only, no
+            // chain of loads and stores through one root's entry (a joint grid is one island of 10,000 bodies).
+            if islandStore.rootReady.count < n { islandStore.rootReady.append(contentsOf: repeatElement(false, count: n - islandStore.rootReady.count)) }
             // Over local buffers: most steps of a moving scene find no island ready and stop after these two passes.
             let window = settings.timeToSleep
             let anyReady = islandStore.unionParent.withUnsafeBufferPointer { parent in
-                islandStore.minSleepTime.withUnsafeMutableBufferPointer { least -> Bool in
-                    for s in 0..<n { least[s] = .greatestFiniteMagnitude }
-                    for s in 0..<n {
-                        let r = Int(parent[s])
-                        least[r] = Swift.min(least[r], sleepTime[s])
-                    }
-                    for s in 0..<n where parent[s] == Int32(s) && least[s] >= window { return true }
+                islandStore.rootReady.withUnsafeMutableBufferPointer { ready -> Bool in
+                    for s in 0..<n { ready[s] = true }
+                    for s in 0..<n where sleepTime[s] < window { ready[Int(parent[s])] = false }
+                    for s in 0..<n where parent[s] == Int32(s) && ready[s] { return true }
                     return false
                 }
             }
@@ -112,7 +110,7 @@ extension World {
             islandStore.roots.removeAll(keepingCapacity: true)
             for s in 0..<n {
                 let r = Int(islandStore.unionParent[s])
-                guard islandStore.minSleepTime[r] >= window else { continue }
+                guard islandStore.rootReady[r] else { continue }
                 if islandStore.rootIndex[r] < 0 { islandStore.rootIndex[r] = Int32(islandStore.roots.count); islandStore.roots.append((Int32(r), 0, 0)) }
                 islandStore.roots[Int(islandStore.rootIndex[r])].count += 1
             }

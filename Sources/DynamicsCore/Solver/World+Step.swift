@@ -182,7 +182,7 @@ extension World {
         broadphase.cellEntries = []; broadphase.sortScratch = []; broadphase.sortCounts = []; broadphase.bucketCounts = []
         broadphase.candidates = []; broadphase.freshCandidates = []; broadphase.fatGrid = FatGrid()
         broadphase.fatBoxes.release()
-        islandStore.unionParent = []; islandStore.minSleepTime = []; islandStore.rootIndex = []; islandStore.roots = []; islandStore.members = []
+        islandStore.unionParent = []; islandStore.rootReady = []; islandStore.rootIndex = []; islandStore.roots = []; islandStore.members = []
     }
 
     func solve(h: Float, substeps: Int) {
