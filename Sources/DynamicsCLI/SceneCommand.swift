@@ -27,6 +27,11 @@ struct Scene: ParsableCommand {
     @Option(parsing: .unconditional, help: "Hold the C kernels (contacts, free motion) to at most this many lanes; results are identical.")
     var lanes: Lanes?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run this many copies of the scene, each with every item center moved by up to --jitter points (seeds 1 to N), and print each one's sleep step and figures, then their spread.", valueName: "N"))
+    var ensemble: Int?
+    @Option(parsing: .unconditional, help: "With --ensemble: the largest move of an item center, in points.")
+    var jitter: Double = 0.001
+
     @OptionGroup var workerOption: WorkersOption
 
     /// The widths the C kernels can be held to.
@@ -39,16 +44,17 @@ struct Scene: ParsableCommand {
         guard contactHertz.isFinite && contactHertz > 0 else { throw ValidationError("contact hertz must be positive, got \(contactHertz)") }
         guard contactDampingRatio.isFinite && contactDampingRatio >= 0 else { throw ValidationError("contact damping ratio must be finite and not negative, got \(contactDampingRatio)") }
         guard cellSize.isFinite && cellSize >= 0 else { throw ValidationError("cell size must be finite and not negative, got \(cellSize)") }
+        if let ensemble, ensemble < 1 { throw ValidationError("ensemble must be at least 1, got \(ensemble)") }
+        guard jitter.isFinite && jitter >= 0 else { throw ValidationError("jitter must be finite and not negative, got \(jitter)") }
+        if ensemble != nil && (settling || verbose) { throw ValidationError("--ensemble prints one line per copy; run one copy for --settling or --verbose") }
     }
 
-    func run() throws {
-        let scene = BenchmarkScene.named(kind, size: size)
+    /// One run of `scene`: the step times (ms), the step at which every item rested, and the world after it.
+    func simulate(_ scene: BenchmarkScene) throws -> (times: [Double], asleepAt: Int?, world: World, ids: [BodyID], links: [JointID]) {
         var settings = WorldSettings()
         settings.gridCellSize = cellSize
         settings.contactHertz = contactHertz
         settings.contactDampingRatio = contactDampingRatio
-        try World.limitVectorLanes(to: lanes?.rawValue)
-        defer { try? World.limitVectorLanes(to: nil) }
         let world = try World(settings: settings)
         if let workers = workerOption.workers { try world.setWorkerCount(workers) }
         let (ids, links) = try world.build(scene)
@@ -66,6 +72,15 @@ struct Scene: ParsableCommand {
             if asleepAt == nil && world.awakeBodyCount == 0 { asleepAt = s + 1 }
             if verbose && (s + 1) % 60 == 0 { print("step \(s + 1): awake \(world.awakeBodyCount), contacts \(world.contactCount), \(world.profile)") }
         }
+        return (times, asleepAt, world, ids, links)
+    }
+
+    func run() throws {
+        let scene = BenchmarkScene.named(kind, size: size)
+        try World.limitVectorLanes(to: lanes?.rawValue)
+        defer { try? World.limitVectorLanes(to: nil) }
+        if let ensemble { return try runEnsemble(scene, members: ensemble) }
+        let (times, asleepAt, world, ids, links) = try simulate(scene)
         let mean = times.reduce(0, +) / Double(times.count)
         let tail = times.suffix(min(120, times.count))
         let stats = world.statistics(of: scene, items: ids, links: links)
@@ -81,6 +96,43 @@ struct Scene: ParsableCommand {
         case .jointGrid: print(String(format: "sag %.3f  max_link_err %.4f", stats.sag, stats.maxLinkError))
         case .fieldSwarm: print(String(format: "mean_r %.2f", stats.meanR))
         }
+    }
+
+    /// `members` runs of `scene` moved by up to `jitter` points (seeds 1 … members): one line each, then the spread
+    /// of the sleep step (a run that never rests counts as later than any that does) and of the scene's figure.
+    func runEnsemble(_ scene: BenchmarkScene, members: Int) throws {
+        let figureName: String
+        switch scene.kind {
+        case .rain: figureName = "mean_y"
+        case .pyramid: figureName = "top_dy"
+        case .jointGrid: figureName = "sag"
+        case .fieldSwarm: figureName = "mean_r"
+        }
+        print("scene \(scene.name): \(scene.items.count) items, \(members == 1 ? "1 copy" : "\(members) copies") with centers moved by up to \(jitter) pt, \(steps) steps")
+        print("seed  asleep_at  \(figureName)  outside  ms_per_step")
+        var sleeps: [Int] = [], figures: [Double] = []
+        for seed in 1...members {
+            let copy = scene.perturbed(seed: UInt64(seed), amplitude: jitter)
+            let (times, asleepAt, world, ids, links) = try simulate(copy)
+            let stats = world.statistics(of: copy, items: ids, links: links)
+            let figure: Double
+            switch scene.kind {
+            case .rain: figure = stats.meanY
+            case .pyramid: figure = stats.topDY
+            case .jointGrid: figure = stats.sag
+            case .fieldSwarm: figure = stats.meanR
+            }
+            sleeps.append(asleepAt ?? Int.max)
+            figures.append(figure)
+            print(String(format: "%4d  %9@  %9.3f  %7d  %11.3f", seed, asleepAt.map { String($0) } ?? "never", figure,
+                         stats.outside, times.reduce(0, +) / Double(times.count)))
+        }
+        sleeps.sort(); figures.sort()
+        func step(_ s: Int) -> String { s == Int.max ? "never" : String(s) }
+        let never = sleeps.filter { $0 == Int.max }.count
+        // The median of an even count is the lower middle one: a sleep step that some run reached.
+        print("asleep_at min \(step(sleeps[0]))  median \(step(sleeps[(members - 1) / 2]))  max \(step(sleeps[members - 1]))  never \(never) of \(members)")
+        print(String(format: "\(figureName) min %.3f  median %.3f  max %.3f", figures[0], figures[(members - 1) / 2], figures[members - 1]))
     }
 }
 

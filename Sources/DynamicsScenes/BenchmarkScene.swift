@@ -92,6 +92,20 @@ public struct BenchmarkScene: Sendable {
         return s
     }
 
+    /// The scene with every item center moved by up to `amplitude` points in x and in y, uniformly, drawn from
+    /// SplitMix64 seeded with `seed`: a member of an ensemble. How soon a pile comes to rest is chaotic (a change in
+    /// the last bit of one position moves rain_10000's last slip by tens of steps), so one run's sleep step is one
+    /// sample; runs of slightly moved copies give its spread.
+    public func perturbed(seed: UInt64, amplitude: Double) -> BenchmarkScene {
+        var s = self
+        var rng = SplitMix64(state: seed)
+        for k in s.items.indices {
+            let dx = (2 * rng.unit() - 1) * amplitude, dy = (2 * rng.unit() - 1) * amplitude
+            s.items[k].center += SIMD2(dx, dy)
+        }
+        return s
+    }
+
     public static func named(_ kind: Kind, size: Int) -> BenchmarkScene {
         switch kind {
         case .rain: return rain(size)

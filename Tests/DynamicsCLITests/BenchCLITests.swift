@@ -26,4 +26,28 @@ final class BenchCLITests: XCTestCase {
         let median = try XCTUnwrap(object["medianMsPerStep"] as? Double), least = try XCTUnwrap(object["minMsPerStep"] as? Double)
         XCTAssertTrue(least > 0 && least <= median, "\(object)")
     }
+
+    /// `dynamics scene --ensemble` runs moved copies, one line each, then the spread of the sleep step and the figure.
+    func test_sceneEnsemble_printsEachCopyAndTheSpread() throws {
+        let folder = FileManager.default.temporaryDirectory
+        let run = try runProgram([dynamicsBinary, "scene", "pyramid", "4", "--ensemble", "3", "--steps", "120", "--workers", "1"], in: folder)
+        XCTAssertEqual(run.status, 0, run.err)
+        let lines = run.out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2 + 3 + 2, run.out)
+        XCTAssertTrue(lines[0].hasPrefix("scene pyramid/4: 10 items, 3 copies with centers moved by up to 0.001 pt, 120 steps"), lines[0])
+        XCTAssertEqual(lines[1], "seed  asleep_at  top_dy  outside  ms_per_step")
+        for (k, line) in lines[2..<5].enumerated() {
+            let fields = line.split(separator: " ")
+            XCTAssertEqual(fields.first, Substring(String(k + 1)), line)
+            XCTAssertNotNil(Int(fields[1]), "a four-row pyramid rests within two seconds: \(line)")
+        }
+        XCTAssertTrue(lines[5].hasPrefix("asleep_at min ") && lines[5].hasSuffix("never 0 of 3"), lines[5])
+        XCTAssertTrue(lines[6].hasPrefix("top_dy min "), lines[6])
+        let bad = try runProgram([dynamicsBinary, "scene", "rain", "10", "--ensemble", "0"], in: folder)
+        XCTAssertNotEqual(bad.status, 0)
+        XCTAssertTrue(bad.err.contains("ensemble must be at least 1, got 0"), bad.err)
+        let both = try runProgram([dynamicsBinary, "scene", "rain", "10", "--ensemble", "2", "--settling"], in: folder)
+        XCTAssertNotEqual(both.status, 0)
+        XCTAssertTrue(both.err.contains("--ensemble prints one line per copy"), both.err)
+    }
 }

@@ -46,4 +46,24 @@ final class SceneTests: XCTestCase {
         XCTAssertEqual(rainWorld.bodyCount, 1004)
         XCTAssertEqual(rainWorld.origin(of: rainItems[0]).x, 18.081611, accuracy: 1e-4)
     }
+
+    /// An ensemble member moves every center by at most the amplitude in each axis, the same way for the same seed
+    /// and another way for another; the scene's walls, links and order stay.
+    func test_perturbed_movesEachCenterWithinTheAmplitude_repeatablyBySeed() {
+        let scene = BenchmarkScene.jointGrid(10)
+        let a = scene.perturbed(seed: 1, amplitude: 0.001), again = scene.perturbed(seed: 1, amplitude: 0.001)
+        let b = scene.perturbed(seed: 2, amplitude: 0.001)
+        XCTAssertEqual(a.items.count, scene.items.count)
+        XCTAssertEqual(a.links.count, scene.links.count)
+        var moved = 0
+        for k in scene.items.indices {
+            let d = a.items[k].center - scene.items[k].center
+            XCTAssertLessThanOrEqual(max(abs(d.x), abs(d.y)), 0.001, "item \(k)")
+            if d.x != 0 || d.y != 0 { moved += 1 }
+            XCTAssertEqual(a.items[k].center, again.items[k].center, "item \(k)")
+        }
+        XCTAssertEqual(moved, scene.items.count, "every item moves")
+        XCTAssertNotEqual(a.items.map(\.center.x), b.items.map(\.center.x), "another seed, other moves")
+        XCTAssertEqual(scene.perturbed(seed: 3, amplitude: 0).items.map(\.center), scene.items.map(\.center))
+    }
 }
