@@ -49,8 +49,9 @@ public struct WorldSettings: Sendable {
 
     /// Sleep thresholds: UIKit stops an item below about 1 pt/s and 2 degrees/s held for half a second. They are
     /// applied to the average motion over the half second (an item vibrating in place rests), with any instant
-    /// over 4x the thresholds restarting the wait; a turn still counts as rest when no point of the item moves
-    /// more than the linear threshold allows.
+    /// over 4x the thresholds restarting the wait (by both the velocity an item ends the step with and its move over
+    /// the step: an item jammed in a pile can end steps with a velocity it does not move by); a turn still counts as
+    /// rest when no point of the item moves more than the linear threshold allows.
     public var sleepLinearVelocity: Float = 1
     public var sleepAngularVelocity: Float = 2 * .pi / 180
     public var timeToSleep: Float = 0.5

@@ -297,8 +297,7 @@ extension World {
                             return
                         }
                         s.anyPoints = true
-                        // Anchors, relative velocity, and warm-start impulses matched by feature id.
-                        let previousPoints = previous >= 0 ? old[previous].manifold.pointCount : 0
+                        // Anchors and relative velocity; then the warm-start impulses.
                         let vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
                         for k in 0..<m.pointCount {
                             var p = m[k]
@@ -310,16 +309,10 @@ extension World {
                             // would come back as a bounce, and elastic items would feed on it up to the speed limit.
                             p.relativeVelocity = p.separation < -slop ? 0 : dot(m.normal, vrB - vrA)
                             p.normalImpulse = 0; p.tangentImpulse = 0; p.maxNormalImpulse = 0
-                            if previousPoints > 0 {
-                                // The previous manifold's points, read in place.
-                                let q = old[previous].manifold.points
-                                if q.0.id == p.id {
-                                    p.normalImpulse = q.0.normalImpulse; p.tangentImpulse = q.0.tangentImpulse
-                                } else if previousPoints > 1 && q.1.id == p.id {
-                                    p.normalImpulse = q.1.normalImpulse; p.tangentImpulse = q.1.tangentImpulse
-                                }
-                            }
                             m[k] = p
+                        }
+                        if previous >= 0 && old[previous].manifold.pointCount > 0 {
+                            World.carryImpulses(from: old[previous].manifold, to: &m, within: slop)
                         }
                         let sep = m.minSeparation
                         let touching = wasTouching ? sep <= endTouch : sep <= beginTouch
@@ -520,4 +513,56 @@ private struct NarrowphaseMerge {
     var anyPoints = false
     /// Manifolds taken from last step's contacts.
     var reused = 0
+}
+
+extension World {
+    /// Gives the points of `m` the impulses of last step's manifold `old` of the same pair of shapes, for the warm
+    /// start: first by feature id, then, for points whose ids are new, those of the old points not yet taken where
+    /// they are (the closest pair first), within `tolerance` points, where the normal stayed within about 8 degrees.
+    ///
+    /// The ids of a resting contact change without the contact moving: two nearly parallel faces trade the role of
+    /// reference face, or a box on a corner near 45 degrees clips against its other face. The points stay where they
+    /// were (both choices clip to the same overlap), but matched by id alone they would start from no impulse, and
+    /// a point under a deep pile, carrying the weight of tens of items, lets go for a substep: the pile drops and
+    /// slips, seconds after it came to rest.
+    @inline(__always)
+    static func carryImpulses(from old: Manifold, to m: inout Manifold, within tolerance: Float) {
+        let oldCount = old.pointCount
+        var taken: (Bool, Bool) = (false, false)
+        var matched: (Bool, Bool) = (false, false)
+        for k in 0..<m.pointCount {
+            let id = m[k].id
+            if old.points.0.id == id && !taken.0 {
+                m[k].normalImpulse = old.points.0.normalImpulse; m[k].tangentImpulse = old.points.0.tangentImpulse
+                taken.0 = true
+            } else if oldCount > 1 && old.points.1.id == id && !taken.1 {
+                m[k].normalImpulse = old.points.1.normalImpulse; m[k].tangentImpulse = old.points.1.tangentImpulse
+                taken.1 = true
+            } else {
+                continue
+            }
+            if k == 0 { matched.0 = true } else { matched.1 = true }
+        }
+        guard !(matched.0 && (m.pointCount < 2 || matched.1)), dot(old.normal, m.normal) > 0.99 else { return }
+        // The closest pair of a point without a match and an old point not taken, then the other pair if both
+        // are still free.
+        let limit = tolerance * tolerance
+        var d: (Float, Float, Float, Float) = (.infinity, .infinity, .infinity, .infinity)   // (new k, old j): 00 01 10 11
+        for k in 0..<m.pointCount where !(k == 0 ? matched.0 : matched.1) {
+            let p = m[k].point
+            let d0 = taken.0 ? Float.infinity : lengthSquared(old.points.0.point - p)
+            let d1 = oldCount < 2 || taken.1 ? Float.infinity : lengthSquared(old.points.1.point - p)
+            if k == 0 { d.0 = d0; d.1 = d1 } else { d.2 = d0; d.3 = d1 }
+        }
+        @inline(__always) func take(_ k: Int, _ j: Int) {
+            let q = j == 0 ? old.points.0 : old.points.1
+            m[k].normalImpulse = q.normalImpulse; m[k].tangentImpulse = q.tangentImpulse
+        }
+        let least = Swift.min(Swift.min(d.0, d.1), Swift.min(d.2, d.3))
+        guard least <= limit else { return }
+        if d.0 == least { take(0, 0); if d.3 <= limit { take(1, 1) } }
+        else if d.1 == least { take(0, 1); if d.2 <= limit { take(1, 0) } }
+        else if d.2 == least { take(1, 0); if d.1 <= limit { take(0, 1) } }
+        else { take(1, 1); if d.0 <= limit { take(0, 0) } }
+    }
 }

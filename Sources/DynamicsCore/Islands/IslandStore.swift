@@ -18,6 +18,13 @@ struct IslandStore {
     /// awake), for the slots and awake joints as they were: `bodies.slotVersion` and `JointStore.awakeVersion` then.
     /// A joint grid or a chain that swings without touching anything keeps its islands from step to step.
     var jointIslands: (valid: Bool, slots: UInt64, joints: UInt64) = (false, 0, 0)
+    /// Each awake body's position and rotation (by slot) before the step's substeps, and whether this step recorded
+    /// them (`solve`): the rest test judges a body by how far it moved over the step. The velocity a body ends a
+    /// step with is not always one it moves by: an item jammed between its neighbors can end every step with one
+    /// that the next step's solve takes back before the move (the relax pass, after the move, leaves it).
+    var stepStartPosition: [Vec2] = []
+    var stepStartRotation: [Rotation] = []
+    var stepStartRecorded = false
     /// Scratch of `putRestingIslandsToSleep`: per root slot, whether every member of its island has rested long enough.
     var rootReady: [Bool] = []
     /// Scratch of `putRestingIslandsToSleep`: per root slot, its index in `islandRoots` (−1 between calls).

@@ -9,56 +9,83 @@ extension World {
     /// The rest test of every awake body (the free-motion pass does the same, four lanes at a time). Returns
     /// whether some body has rested long enough to sleep.
     func restTest(dt: Float) -> Bool {
-        return bodies.withColumns { columns in
-            let n = bodies.awakeCount
-            let vel = columns.velocity, angVel = columns.angularVelocity, sleepTime = columns.sleepTime
-            let ext = columns.extent, pos = columns.position, rot = columns.rotation
-            let anchor = columns.restAnchor, anchorRot = columns.restAnchorRotation
-            let lin = settings.sleepLinearVelocity, ang = settings.sleepAngularVelocity
-            let window = settings.timeToSleep
-            let maxDrift = lin * window                 // 0.5 pt
-            let maxTurn = ang * window                  // 1 degree
-            let halfTurn2 = 0.5 * maxTurn * maxTurn, halfDrift2 = 0.5 * maxDrift * maxDrift
-            let invWindow = 1 / window
-            var ready = false
-            for s in 0..<n {
-                // At rest: on average slower than about 1 pt/s and 2 degrees/s since the rest window began. A body
-                // that vibrates in place (a corner settling in a pile) rests; one drifting or swinging does not. An
-                // instantaneous speed over 4x the thresholds always restarts the window. Rotation that moves no point
-                // of the body more than the linear threshold also counts as rest, so tiny items are not held awake by
-                // turns nobody can see.
-                let v = vel[s], w = abs(angVel[s]), e = ext[s]
-                if lengthSquared(v) > 16 * lin * lin || (w > 4 * ang && w * e > 4 * lin) {
-                    // Too fast to be resting: the clock reads −1, "not started, anchor stale", so a moving body costs
-                    // one store; the first slow step sets the anchor.
-                    sleepTime[s] = -1
-                    continue
-                }
-                let before = sleepTime[s]
-                let drift = lengthSquared(pos[s] - anchor[s]) > maxDrift * maxDrift
-                // Turned more than T = max(maxTurn, maxDrift / extent) since the anchor: 1 − cos Δθ > T²/2, which
-                // avoids an atan2 per body (the two agree to 2% for T ≤ 0.5 rad); written without a division.
-                let a = anchorRot[s], b = rot[s]
-                let oneMinusCos = 1 - (a.c * b.c + a.s * b.s)
-                let turnedTooFar = oneMinusCos > halfTurn2 && (e <= 0 || oneMinusCos * (e * e) > halfDrift2)
-                if before < 0 || drift || turnedTooFar {
-                    sleepTime[s] = 0
-                    anchor[s] = pos[s]
-                    anchorRot[s] = rot[s]
-                } else {
-                    // The average is taken over each half second in turn: after a full window at rest the anchor
-                    // moves up, so a body waiting for the rest of its island is judged on its recent motion, not on
-                    // how far it crept since it first stopped.
-                    sleepTime[s] = before + dt
-                    if restWindowIndex(sleepTime[s] * invWindow) != restWindowIndex(before * invWindow) {
-                        anchor[s] = pos[s]
-                        anchorRot[s] = rot[s]
-                    }
-                    if sleepTime[s] >= window { ready = true }
+        // How far each body moved over the step where the solve recorded where it started, else its velocity
+        // (nothing constrained it, so it moved by that).
+        let moved = islandStore.stepStartRecorded && islandStore.stepStartPosition.count >= bodies.awakeCount
+        islandStore.stepStartRecorded = false
+        return islandStore.stepStartPosition.withUnsafeBufferPointer { startPosition in
+            islandStore.stepStartRotation.withUnsafeBufferPointer { startRotation in
+                bodies.withColumns { columns in
+                    restTest(dt: dt, columns: columns, start: moved ? (startPosition.baseAddress!, startRotation.baseAddress!) : nil)
                 }
             }
-            return ready
         }
+    }
+
+    /// The rest test, judging motion by the step's move from `start` (positions, rotations by slot) when given.
+    func restTest(dt: Float, columns: BodyColumns, start: (UnsafePointer<Vec2>, UnsafePointer<Rotation>)?) -> Bool {
+        let n = bodies.awakeCount
+        let vel = columns.velocity, angVel = columns.angularVelocity, sleepTime = columns.sleepTime
+        let invDt = 1 / dt, quarterTurnRate = 0.5 * Float.pi * invDt
+        let ext = columns.extent, pos = columns.position, rot = columns.rotation
+        let anchor = columns.restAnchor, anchorRot = columns.restAnchorRotation
+        let lin = settings.sleepLinearVelocity, ang = settings.sleepAngularVelocity
+        let window = settings.timeToSleep
+        let maxDrift = lin * window                 // 0.5 pt
+        let maxTurn = ang * window                  // 1 degree
+        let halfTurn2 = 0.5 * maxTurn * maxTurn, halfDrift2 = 0.5 * maxDrift * maxDrift
+        let invWindow = 1 / window
+        var ready = false
+        for s in 0..<n {
+            // At rest: on average slower than about 1 pt/s and 2 degrees/s since the rest window began. A body
+            // that vibrates in place (a corner settling in a pile) rests; one drifting or swinging does not. A
+            // speed over 4x the thresholds now always restarts the window. Rotation that moves no point of the
+            // body more than the linear threshold also counts as rest, so tiny items are not held awake by turns
+            // nobody can see.
+            //
+            // "Now" is by both the velocity the body ends the step with and the step's move: an item jammed
+            // between its neighbors can end every step with a velocity it never moves by (the next step's solve
+            // takes it back before the move), and one rattling in place moves back and forth within the step
+            // while ending each with almost none. Either rests; a body that is moving shows it in both.
+            var speed2 = lengthSquared(vel[s]), w = abs(angVel[s])
+            let e = ext[s]
+            if let (p0, q0) = start {
+                speed2 = Swift.min(speed2, lengthSquared(invDt * (pos[s] - p0[s])))
+                // The turn by its sine, unless the body spins at a quarter turn a step or more, where the sine
+                // no longer tells.
+                let q = rot[s], a = q0[s]
+                if w < quarterTurnRate { w = Swift.min(w, invDt * abs(a.c * q.s - a.s * q.c)) }
+            }
+            if speed2 > 16 * lin * lin || (w > 4 * ang && w * e > 4 * lin) {
+                // Too fast to be resting: the clock reads −1, "not started, anchor stale", so a moving body costs
+                // one store; the first slow step sets the anchor.
+                sleepTime[s] = -1
+                continue
+            }
+            let before = sleepTime[s]
+            let drift = lengthSquared(pos[s] - anchor[s]) > maxDrift * maxDrift
+            // Turned more than T = max(maxTurn, maxDrift / extent) since the anchor: 1 − cos Δθ > T²/2, which
+            // avoids an atan2 per body (the two agree to 2% for T ≤ 0.5 rad); written without a division.
+            let a = anchorRot[s], b = rot[s]
+            let oneMinusCos = 1 - (a.c * b.c + a.s * b.s)
+            let turnedTooFar = oneMinusCos > halfTurn2 && (e <= 0 || oneMinusCos * (e * e) > halfDrift2)
+            if before < 0 || drift || turnedTooFar {
+                sleepTime[s] = 0
+                anchor[s] = pos[s]
+                anchorRot[s] = rot[s]
+            } else {
+                // The average is taken over each half second in turn: after a full window at rest the anchor
+                // moves up, so a body waiting for the rest of its island is judged on its recent motion, not on
+                // how far it crept since it first stopped.
+                sleepTime[s] = before + dt
+                if restWindowIndex(sleepTime[s] * invWindow) != restWindowIndex(before * invWindow) {
+                    anchor[s] = pos[s]
+                    anchorRot[s] = rot[s]
+                }
+                if sleepTime[s] >= window { ready = true }
+            }
+        }
+        return ready
     }
 
     /// Puts to sleep every island whose bodies have all rested for `timeToSleep`.

@@ -196,6 +196,7 @@ extension World {
                 integrateUnconstrained(h: h, substeps: substeps)
                 return
             }
+            if settings.sleepingEnabled { recordStepStart() }
             let invH = 1 / h
             // Wide batches, scalar constraints, or both (the coloring's overflow, solved first in every pass).
             let wide = !contactSolver.wide.isEmpty, scalar = !contactSolver.scalar.isEmpty
@@ -258,6 +259,25 @@ extension World {
             // the batches are rebuilt or a joint is destroyed (`flushRodImpulses`).
             if !rodSolver.batches.isEmpty || !rodSolver.centerBatches.isEmpty { rodSolver.impulsesPending = true }
         }
+    }
+
+    /// Keeps the awake bodies' positions and rotations before the substeps, for the rest test.
+    func recordStepStart() {
+        let n = bodies.awakeCount
+        if islandStore.stepStartPosition.count < n {
+            let more = n - islandStore.stepStartPosition.count
+            islandStore.stepStartPosition.append(contentsOf: repeatElement(.zero, count: more))
+            islandStore.stepStartRotation.append(contentsOf: repeatElement(.identity, count: more))
+        }
+        bodies.withColumns { columns in
+            islandStore.stepStartPosition.withUnsafeMutableBufferPointer { p in
+                p.baseAddress!.update(from: columns.position, count: n)
+            }
+            islandStore.stepStartRotation.withUnsafeMutableBufferPointer { q in
+                q.baseAddress!.update(from: columns.rotation, count: n)
+            }
+        }
+        islandStore.stepStartRecorded = true
     }
 
     /// v ← (v + h·(g + a_field + (F + F_field)/m)) · e^(−c·h), ω ← (ω + h·τ/I) · e^(−c_ω·h), over the awake range.

@@ -1,0 +1,93 @@
+import XCTest
+@testable import DynamicsCore
+import DynamicsTestSupport
+
+/// What keeps a settled pile at rest: the warm start carried across a change of feature ids, and a rest test that
+/// judges motion by both the velocity a body ends the step with and the step's move.
+final class RestTests: XCTestCase {
+    func point(_ x: Float, _ y: Float, id: UInt32, normalImpulse: Float, tangentImpulse: Float = 0) -> ManifoldPoint {
+        var p = ManifoldPoint()
+        p.point = Vec2(x, y); p.id = id; p.normalImpulse = normalImpulse; p.tangentImpulse = tangentImpulse
+        return p
+    }
+
+    func manifold(_ normal: Vec2, _ points: [ManifoldPoint]) -> Manifold {
+        var m = Manifold()
+        m.normal = normal
+        for (k, p) in points.enumerated() { m[k] = p }
+        m.pointCount = points.count
+        return m
+    }
+
+    /// A point keeps its impulses by id; a point whose id is new takes those of the old point where it is (the
+    /// reference face changed sides, the points did not move), each old point once; nothing crosses a turned normal
+    /// or a gap wider than the tolerance.
+    func test_impulses_followTheFeatureId_elseThePointWhereItWas() {
+        let up = Vec2(0, -1)
+        let old = manifold(up, [point(0, 0, id: 0x0102, normalImpulse: 0.8, tangentImpulse: 0.1),
+                                point(10, 0, id: 0x0103, normalImpulse: 0.3, tangentImpulse: -0.05)])
+        // The same feature ids, listed the other way round.
+        var same = manifold(up, [point(10, 0, id: 0x0103, normalImpulse: 0), point(0, 0, id: 0x0102, normalImpulse: 0)])
+        World.carryImpulses(from: old, to: &same, within: 0.5)
+        XCTAssertEqual([same.points.0.normalImpulse, same.points.1.normalImpulse], [0.3, 0.8])
+        XCTAssertEqual([same.points.0.tangentImpulse, same.points.1.tangentImpulse], [-0.05, 0.1])
+        // The other body's face is now the reference: new ids at the same places (within a tenth of a point).
+        var flipped = manifold(up, [point(0.1, 0.02, id: 0x10200, normalImpulse: 0), point(9.95, 0, id: 0x10201, normalImpulse: 0)])
+        World.carryImpulses(from: old, to: &flipped, within: 0.5)
+        XCTAssertEqual([flipped.points.0.normalImpulse, flipped.points.1.normalImpulse], [0.8, 0.3])
+        XCTAssertEqual(flipped.points.0.tangentImpulse, 0.1)
+        // One point kept by id, the other new and near the other old point.
+        var mixed = manifold(up, [point(0, 0, id: 0x0102, normalImpulse: 0), point(10.2, 0, id: 0x0999, normalImpulse: 0)])
+        World.carryImpulses(from: old, to: &mixed, within: 0.5)
+        XCTAssertEqual([mixed.points.0.normalImpulse, mixed.points.1.normalImpulse], [0.8, 0.3])
+        // Two new points near the same old one: it goes to the nearer only.
+        let single = manifold(up, [point(5, 0, id: 0x0102, normalImpulse: 0.6)])
+        var two = manifold(up, [point(5.3, 0, id: 0x0201, normalImpulse: 0), point(5.1, 0, id: 0x0202, normalImpulse: 0)])
+        World.carryImpulses(from: single, to: &two, within: 0.5)
+        XCTAssertEqual([two.points.0.normalImpulse, two.points.1.normalImpulse], [0, 0.6])
+        // Too far, or the normal turned by 10 degrees: a new contact, from no impulse.
+        var far = manifold(up, [point(1, 0, id: 0x0999, normalImpulse: 0)])
+        World.carryImpulses(from: old, to: &far, within: 0.5)
+        XCTAssertEqual(far.points.0.normalImpulse, 0)
+        let a: Float = 10 * .pi / 180
+        var turned = manifold(Vec2(sin(a), -cos(a)), [point(0, 0, id: 0x0999, normalImpulse: 0)])
+        World.carryImpulses(from: old, to: &turned, within: 0.5)
+        XCTAssertEqual(turned.points.0.normalImpulse, 0)
+    }
+
+    /// A box resting on a floor: one step's rest test with its pose at the step's start and its velocity set by hand.
+    func restedTime(velocity: Vec2, angularVelocity: Float, movedBy move: Vec2, turnedBy turn: Float) throws -> Float {
+        let world = try floorWorld(y: 300, from: -100, to: 300)
+        var d = BodyDefinition.box(center: Vec2(100, 295), width: 10, height: 10)
+        d.gravity = Vec2(0, 1000); d.collisionClass = 1
+        let id = try world.createBody(d)
+        for _ in 0..<20 { try world.step(dt: 1.0 / 60, substeps: 4) }
+        XCTAssertTrue(world.isAwake(id))
+        let s = Int(world.bodies.slot[Int(id.index)])
+        let rested = world.bodies.sleepTime[s]
+        XCTAssertGreaterThan(rested, 0, "the box rests on the floor")
+        world.recordStepStart()
+        world.bodies.position[s] += move
+        world.bodies.rotation[s] = world.bodies.rotation[s].integrated(by: turn)
+        world.bodies.velocity[s] = velocity
+        world.bodies.angularVelocity[s] = angularVelocity
+        _ = world.restTest(dt: 1.0 / 60)
+        return world.bodies.sleepTime[s] - rested
+    }
+
+    /// A body rests unless both the velocity it ends the step with and the step's move say it moves faster than 4x
+    /// the thresholds (4 pt/s, 8 degrees/s).
+    func test_restTest_needsTheVelocityAndTheMoveToAgree() throws {
+        let dt: Float = 1.0 / 60
+        // Jammed: a velocity it did not move by.
+        XCTAssertEqual(try restedTime(velocity: Vec2(0, 30), angularVelocity: 0.7, movedBy: .zero, turnedBy: 0), dt, accuracy: 1e-6)
+        // Rattling: a move back and forth within the step, ending at almost no velocity.
+        XCTAssertEqual(try restedTime(velocity: Vec2(0.1, 0), angularVelocity: 0.01, movedBy: Vec2(0.2, 0), turnedBy: 0.012),
+                       dt, accuracy: 1e-6)
+        // Moving: both say so, by the linear speed or by the turn.
+        XCTAssertLessThan(try restedTime(velocity: Vec2(0, 30), angularVelocity: 0, movedBy: Vec2(0, 0.5), turnedBy: 0), 0)
+        XCTAssertLessThan(try restedTime(velocity: .zero, angularVelocity: 2, movedBy: .zero, turnedBy: 2 * dt), 0)
+        // Spinning a quarter turn a step or more, where the turn's sine no longer tells: the velocity does.
+        XCTAssertLessThan(try restedTime(velocity: .zero, angularVelocity: 2 * .pi / dt, movedBy: .zero, turnedBy: 0), 0)
+    }
+}
