@@ -66,7 +66,7 @@ final class RestTests: XCTestCase {
         let s = Int(world.bodies.slot[Int(id.index)])
         let rested = world.bodies.sleepTime[s]
         XCTAssertGreaterThan(rested, 0, "the box rests on the floor")
-        world.recordStepStart()
+        world.integratePositions(h: 0, recordStart: true)   // keeps the poses, moves nothing
         world.bodies.position[s] += move
         world.bodies.rotation[s] = world.bodies.rotation[s].integrated(by: turn)
         world.bodies.velocity[s] = velocity

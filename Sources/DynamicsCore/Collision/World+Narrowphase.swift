@@ -311,8 +311,23 @@ extension World {
                             p.normalImpulse = 0; p.tangentImpulse = 0; p.maxNormalImpulse = 0
                             m[k] = p
                         }
-                        if previous >= 0 && old[previous].manifold.pointCount > 0 {
-                            World.carryImpulses(from: old[previous].manifold, to: &m, within: slop)
+                        let previousPoints = previous >= 0 ? old[previous].manifold.pointCount : 0
+                        if previousPoints > 0 {
+                            // By feature id, reading the previous manifold's points in place (the common case: all
+                            // points found); else by place as well.
+                            let q = old[previous].manifold.points
+                            var found = 0
+                            for k in 0..<m.pointCount {
+                                let id = m[k].id
+                                if q.0.id == id {
+                                    m[k].normalImpulse = q.0.normalImpulse; m[k].tangentImpulse = q.0.tangentImpulse
+                                    found += 1
+                                } else if previousPoints > 1 && q.1.id == id {
+                                    m[k].normalImpulse = q.1.normalImpulse; m[k].tangentImpulse = q.1.tangentImpulse
+                                    found += 1
+                                }
+                            }
+                            if found < m.pointCount { World.carryImpulses(from: old[previous].manifold, to: &m, within: slop) }
                         }
                         let sep = m.minSeparation
                         let touching = wasTouching ? sep <= endTouch : sep <= beginTouch
@@ -525,7 +540,7 @@ extension World {
     /// were (both choices clip to the same overlap), but matched by id alone they would start from no impulse, and
     /// a point under a deep pile, carrying the weight of tens of items, lets go for a substep: the pile drops and
     /// slips, seconds after it came to rest.
-    @inline(__always)
+    @inline(never)
     static func carryImpulses(from old: Manifold, to m: inout Manifold, within tolerance: Float) {
         let oldCount = old.pointCount
         var taken: (Bool, Bool) = (false, false)

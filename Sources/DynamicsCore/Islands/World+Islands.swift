@@ -47,16 +47,21 @@ extension World {
             // between its neighbors can end every step with a velocity it never moves by (the next step's solve
             // takes it back before the move), and one rattling in place moves back and forth within the step
             // while ending each with almost none. Either rests; a body that is moving shows it in both.
-            var speed2 = lengthSquared(vel[s]), w = abs(angVel[s])
             let e = ext[s]
-            if let (p0, q0) = start {
-                speed2 = Swift.min(speed2, lengthSquared(invDt * (pos[s] - p0[s])))
-                // The turn by its sine, unless the body spins at a quarter turn a step or more, where the sine
-                // no longer tells.
-                let q = rot[s], a = q0[s]
-                if w < quarterTurnRate { w = Swift.min(w, invDt * abs(a.c * q.s - a.s * q.c)) }
+            var fast = lengthSquared(vel[s]) > 16 * lin * lin
+            if fast, let (p0, _) = start { fast = lengthSquared(invDt * (pos[s] - p0[s])) > 16 * lin * lin }
+            if !fast {
+                let w = abs(angVel[s])
+                fast = w > 4 * ang && w * e > 4 * lin
+                // The turn by its sine, unless the body spins at a quarter turn a step or more, where the sine no
+                // longer tells.
+                if fast && w < quarterTurnRate, let (_, q0) = start {
+                    let q = rot[s], a = q0[s]
+                    let turn = invDt * abs(a.c * q.s - a.s * q.c)
+                    fast = turn > 4 * ang && turn * e > 4 * lin
+                }
             }
-            if speed2 > 16 * lin * lin || (w > 4 * ang && w * e > 4 * lin) {
+            if fast {
                 // Too fast to be resting: the clock reads −1, "not started, anchor stale", so a moving body costs
                 // one store; the first slow step sets the anchor.
                 sleepTime[s] = -1

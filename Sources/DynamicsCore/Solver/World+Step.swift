@@ -196,7 +196,6 @@ extension World {
                 integrateUnconstrained(h: h, substeps: substeps)
                 return
             }
-            if settings.sleepingEnabled { recordStepStart() }
             let invH = 1 / h
             // Wide batches, scalar constraints, or both (the coloring's overflow, solved first in every pass).
             let wide = !contactSolver.wide.isEmpty, scalar = !contactSolver.scalar.isEmpty
@@ -241,7 +240,7 @@ extension World {
                 integrateVelocities(h: h, springWeight: substep == 0 ? 0.5 : 1)
                 if warm { solveConstraints(.warmStart) }
                 solveConstraints(.solve)
-                integratePositions(h: h)
+                integratePositions(h: h, recordStart: substep == 0 && settings.sleepingEnabled)
                 if !jointStore.anchorsInMotion.isEmpty { jointStore.anchorTimeLeft = Float(substeps - substep - 1) * h }
                 solveConstraints(.relax)
             }
@@ -259,25 +258,6 @@ extension World {
             // the batches are rebuilt or a joint is destroyed (`flushRodImpulses`).
             if !rodSolver.batches.isEmpty || !rodSolver.centerBatches.isEmpty { rodSolver.impulsesPending = true }
         }
-    }
-
-    /// Keeps the awake bodies' positions and rotations before the substeps, for the rest test.
-    func recordStepStart() {
-        let n = bodies.awakeCount
-        if islandStore.stepStartPosition.count < n {
-            let more = n - islandStore.stepStartPosition.count
-            islandStore.stepStartPosition.append(contentsOf: repeatElement(.zero, count: more))
-            islandStore.stepStartRotation.append(contentsOf: repeatElement(.identity, count: more))
-        }
-        bodies.withColumns { columns in
-            islandStore.stepStartPosition.withUnsafeMutableBufferPointer { p in
-                p.baseAddress!.update(from: columns.position, count: n)
-            }
-            islandStore.stepStartRotation.withUnsafeMutableBufferPointer { q in
-                q.baseAddress!.update(from: columns.rotation, count: n)
-            }
-        }
-        islandStore.stepStartRecorded = true
     }
 
     /// v ← (v + h·(g + a_field + (F + F_field)/m)) · e^(−c·h), ω ← (ω + h·τ/I) · e^(−c_ω·h), over the awake range.
@@ -426,7 +406,18 @@ extension World {
     }
 
     /// x ← x + h·v elementwise (vectorized), then the rotation of the bodies that turn.
-    func integratePositions(h: Float) {
+    /// `recordStart`: also keep the poses before the move (`IslandStore.stepStartPosition`), in the step's first
+    /// substep, for the rest test.
+    func integratePositions(h: Float, recordStart: Bool = false) {
+        if recordStart {
+            let n = bodies.awakeCount
+            if islandStore.stepStartPosition.count < n {
+                let more = n - islandStore.stepStartPosition.count
+                islandStore.stepStartPosition.append(contentsOf: repeatElement(.zero, count: more))
+                islandStore.stepStartRotation.append(contentsOf: repeatElement(.identity, count: more))
+            }
+            islandStore.stepStartRecorded = true
+        }
         bodies.withColumns { columns in
             rodSolver.geometryStale = true
             contactSolver.posesStale = true
@@ -454,13 +445,32 @@ extension World {
             // points its step's manifold follows, and sinks into what it spins against.
             let maxTurn: Float = 0.25 * .pi / h
             let p = floats(pos), v = floats(vel)
-            // Each body on its own: in blocks on the workers for many bodies.
-            forEachBlock(count: n, minimumBlock: 2048, parallelMinimum: 4096) { range in
-                for k in (2 * range.lowerBound)..<(2 * range.upperBound) { p[k] += h * v[k] }
-                for s in range {
-                    var w = angVel[s]
-                    if Swift.abs(w) > maxTurn { w = w > 0 ? maxTurn : -maxTurn; angVel[s] = w }
-                    if w != 0 { rot[s] = rot[s].integrated(by: h * w) }
+            guard recordStart else {
+                // Each body on its own: in blocks on the workers for many bodies.
+                forEachBlock(count: n, minimumBlock: 2048, parallelMinimum: 4096) { range in
+                    for k in (2 * range.lowerBound)..<(2 * range.upperBound) { p[k] += h * v[k] }
+                    for s in range {
+                        var w = angVel[s]
+                        if Swift.abs(w) > maxTurn { w = w > 0 ? maxTurn : -maxTurn; angVel[s] = w }
+                        if w != 0 { rot[s] = rot[s].integrated(by: h * w) }
+                    }
+                }
+                return
+            }
+            // The same, keeping each pose before it moves.
+            islandStore.stepStartPosition.withUnsafeMutableBufferPointer { startPosition in
+                islandStore.stepStartRotation.withUnsafeMutableBufferPointer { startRotation in
+                    let p0 = floats(startPosition.baseAddress!), q0 = startRotation.baseAddress!
+                    forEachBlock(count: n, minimumBlock: 2048, parallelMinimum: 4096) { range in
+                        for k in (2 * range.lowerBound)..<(2 * range.upperBound) { let pk = p[k]; p0[k] = pk; p[k] = pk + h * v[k] }
+                        for s in range {
+                            var w = angVel[s]
+                            if Swift.abs(w) > maxTurn { w = w > 0 ? maxTurn : -maxTurn; angVel[s] = w }
+                            let q = rot[s]
+                            q0[s] = q
+                            if w != 0 { rot[s] = q.integrated(by: h * w) }
+                        }
+                    }
                 }
             }
         }
