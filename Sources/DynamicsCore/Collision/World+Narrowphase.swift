@@ -315,19 +315,8 @@ extension World {
                         if previousPoints > 0 {
                             // By feature id, reading the previous manifold's points in place (the common case: all
                             // points found); else by place as well.
-                            let q = old[previous].manifold.points
-                            var found = 0
-                            for k in 0..<m.pointCount {
-                                let id = m[k].id
-                                if q.0.id == id {
-                                    m[k].normalImpulse = q.0.normalImpulse; m[k].tangentImpulse = q.0.tangentImpulse
-                                    found += 1
-                                } else if previousPoints > 1 && q.1.id == id {
-                                    m[k].normalImpulse = q.1.normalImpulse; m[k].tangentImpulse = q.1.tangentImpulse
-                                    found += 1
-                                }
-                            }
-                            if found < m.pointCount { World.carryImpulses(from: old[previous].manifold, to: &m, within: slop) }
+                            let ids = World.carryImpulsesByID(from: old[previous].manifold.points, count: previousPoints, to: &m)
+                            if !ids.all { World.carryImpulsesByPlace(from: old[previous].manifold, to: &m, after: ids, within: slop) }
                         }
                         let sep = m.minSeparation
                         let touching = wasTouching ? sep <= endTouch : sep <= beginTouch
@@ -530,10 +519,41 @@ private struct NarrowphaseMerge {
     var reused = 0
 }
 
+/// Which points of a new manifold took last step's impulses by feature id (`matched`, by new point), and which of
+/// last step's points gave theirs (`taken`, by old point).
+struct ImpulseMatch {
+    var matched: (Bool, Bool) = (false, false)
+    var taken: (Bool, Bool) = (false, false)
+    /// Every point of the new manifold found its id.
+    var all = false
+}
+
 extension World {
-    /// Gives the points of `m` the impulses of last step's manifold `old` of the same pair of shapes, for the warm
-    /// start: first by feature id, then, for points whose ids are new, those of the old points not yet taken where
-    /// they are (the closest pair first), within `tolerance` points, where the normal stayed within about 8 degrees.
+    /// Gives the points of `m` the impulses of last step's points `old` (`count` of them) of the same pair of shapes
+    /// with the same feature id, for the warm start.
+    @inline(__always)
+    static func carryImpulsesByID(from old: (ManifoldPoint, ManifoldPoint), count: Int, to m: inout Manifold) -> ImpulseMatch {
+        var match = ImpulseMatch()
+        for k in 0..<m.pointCount {
+            let id = m[k].id
+            if old.0.id == id {
+                m[k].normalImpulse = old.0.normalImpulse; m[k].tangentImpulse = old.0.tangentImpulse
+                match.taken.0 = true
+            } else if count > 1 && old.1.id == id {
+                m[k].normalImpulse = old.1.normalImpulse; m[k].tangentImpulse = old.1.tangentImpulse
+                match.taken.1 = true
+            } else {
+                continue
+            }
+            if k == 0 { match.matched.0 = true } else { match.matched.1 = true }
+        }
+        match.all = match.matched.0 && (m.pointCount < 2 || match.matched.1)
+        return match
+    }
+
+    /// After `carryImpulsesByID`, gives the points of `m` whose ids are new the impulses of last step's points `old`
+    /// not yet taken where they are (the closest pair first), within `tolerance` points, where the normal stayed
+    /// within about 8 degrees.
     ///
     /// The ids of a resting contact change without the contact moving: two nearly parallel faces trade the role of
     /// reference face, or a box on a corner near 45 degrees clips against its other face. The points stay where they
@@ -541,24 +561,10 @@ extension World {
     /// a point under a deep pile, carrying the weight of tens of items, lets go for a substep: the pile drops and
     /// slips, seconds after it came to rest.
     @inline(never)
-    static func carryImpulses(from old: Manifold, to m: inout Manifold, within tolerance: Float) {
+    static func carryImpulsesByPlace(from old: Manifold, to m: inout Manifold, after ids: ImpulseMatch, within tolerance: Float) {
+        guard dot(old.normal, m.normal) > 0.99 else { return }
         let oldCount = old.pointCount
-        var taken: (Bool, Bool) = (false, false)
-        var matched: (Bool, Bool) = (false, false)
-        for k in 0..<m.pointCount {
-            let id = m[k].id
-            if old.points.0.id == id && !taken.0 {
-                m[k].normalImpulse = old.points.0.normalImpulse; m[k].tangentImpulse = old.points.0.tangentImpulse
-                taken.0 = true
-            } else if oldCount > 1 && old.points.1.id == id && !taken.1 {
-                m[k].normalImpulse = old.points.1.normalImpulse; m[k].tangentImpulse = old.points.1.tangentImpulse
-                taken.1 = true
-            } else {
-                continue
-            }
-            if k == 0 { matched.0 = true } else { matched.1 = true }
-        }
-        guard !(matched.0 && (m.pointCount < 2 || matched.1)), dot(old.normal, m.normal) > 0.99 else { return }
+        let matched = ids.matched, taken = ids.taken
         // The closest pair of a point without a match and an old point not taken, then the other pair if both
         // are still free.
         let limit = tolerance * tolerance
