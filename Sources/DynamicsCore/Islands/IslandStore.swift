@@ -19,9 +19,10 @@ struct IslandStore {
     /// A joint grid or a chain that swings without touching anything keeps its islands from step to step.
     var jointIslands: (valid: Bool, slots: UInt64, joints: UInt64) = (false, 0, 0)
     /// Each awake body's position and rotation (by slot) before the step's substeps, and whether this step recorded
-    /// them (`integratePositions`, in the step's first substep): the rest test judges a body by how far it moved over the step. The velocity a body ends a
-    /// step with is not always one it moves by: an item jammed between its neighbors can end every step with one
-    /// that the next step's solve takes back before the move (the relax pass, after the move, leaves it).
+    /// them (`integratePositions`, in the step's first substep): the rest test judges a body by how far it moved over
+    /// the step as well. The velocity a body ends a step with is not always one it moves by: an item jammed between
+    /// its neighbors can end every step with one that the next step's solve takes back before the move (the relax
+    /// pass, after the move, leaves it).
     var stepStartPosition: [Vec2] = []
     var stepStartRotation: [Rotation] = []
     var stepStartRecorded = false

@@ -183,6 +183,7 @@ extension World {
         broadphase.candidates = []; broadphase.freshCandidates = []; broadphase.fatGrid = FatGrid()
         broadphase.fatBoxes.release()
         islandStore.unionParent = []; islandStore.rootReady = []; islandStore.rootIndex = []; islandStore.roots = []; islandStore.members = []
+        islandStore.stepStartPosition = []; islandStore.stepStartRotation = []
     }
 
     func solve(h: Float, substeps: Int) {
@@ -445,32 +446,30 @@ extension World {
             // points its step's manifold follows, and sinks into what it spins against.
             let maxTurn: Float = 0.25 * .pi / h
             let p = floats(pos), v = floats(vel)
-            guard recordStart else {
-                // Each body on its own: in blocks on the workers for many bodies.
-                forEachBlock(count: n, minimumBlock: 2048, parallelMinimum: 4096) { range in
-                    for k in (2 * range.lowerBound)..<(2 * range.upperBound) { p[k] += h * v[k] }
-                    for s in range {
-                        var w = angVel[s]
-                        if Swift.abs(w) > maxTurn { w = w > 0 ? maxTurn : -maxTurn; angVel[s] = w }
-                        if w != 0 { rot[s] = rot[s].integrated(by: h * w) }
-                    }
+            /// Moves the bodies of `range`, keeping each pose before the move in `p0` and `q0` where given.
+            @inline(__always) func move(_ range: Range<Int>, _ p0: UnsafeMutablePointer<Float>?, _ q0: UnsafeMutablePointer<Rotation>?) {
+                for k in (2 * range.lowerBound)..<(2 * range.upperBound) {
+                    let pk = p[k]
+                    if let p0 { p0[k] = pk }
+                    p[k] = pk + h * v[k]
                 }
+                for s in range {
+                    var w = angVel[s]
+                    if Swift.abs(w) > maxTurn { w = w > 0 ? maxTurn : -maxTurn; angVel[s] = w }
+                    let q = rot[s]
+                    if let q0 { q0[s] = q }
+                    if w != 0 { rot[s] = q.integrated(by: h * w) }
+                }
+            }
+            // Each body on its own: in blocks on the workers for many bodies.
+            guard recordStart else {
+                forEachBlock(count: n, minimumBlock: 2048, parallelMinimum: 4096) { move($0, nil, nil) }
                 return
             }
-            // The same, keeping each pose before it moves.
             islandStore.stepStartPosition.withUnsafeMutableBufferPointer { startPosition in
                 islandStore.stepStartRotation.withUnsafeMutableBufferPointer { startRotation in
                     let p0 = floats(startPosition.baseAddress!), q0 = startRotation.baseAddress!
-                    forEachBlock(count: n, minimumBlock: 2048, parallelMinimum: 4096) { range in
-                        for k in (2 * range.lowerBound)..<(2 * range.upperBound) { let pk = p[k]; p0[k] = pk; p[k] = pk + h * v[k] }
-                        for s in range {
-                            var w = angVel[s]
-                            if Swift.abs(w) > maxTurn { w = w > 0 ? maxTurn : -maxTurn; angVel[s] = w }
-                            let q = rot[s]
-                            q0[s] = q
-                            if w != 0 { rot[s] = q.integrated(by: h * w) }
-                        }
-                    }
+                    forEachBlock(count: n, minimumBlock: 2048, parallelMinimum: 4096) { move($0, p0, q0) }
                 }
             }
         }
