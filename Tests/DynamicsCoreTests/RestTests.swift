@@ -62,7 +62,8 @@ final class RestTests: XCTestCase {
     }
 
     /// A box resting on a floor: one step's rest test with its pose at the step's start and its velocity set by hand.
-    func restedTime(velocity: Vec2, angularVelocity: Float, movedBy move: Vec2, turnedBy turn: Float) throws -> Float {
+    func restedTime(velocity: Vec2, angularVelocity: Float, movedBy move: Vec2, turnedBy turn: Float,
+                    slotsChanged: Bool = false) throws -> Float {
         let world = try floorWorld(y: 300, from: -100, to: 300)
         var d = BodyDefinition.box(center: Vec2(100, 295), width: 10, height: 10)
         d.gravity = Vec2(0, 1000); d.collisionClass = 1
@@ -77,6 +78,7 @@ final class RestTests: XCTestCase {
         world.bodies.rotation[s] = world.bodies.rotation[s].integrated(by: turn)
         world.bodies.velocity[s] = velocity
         world.bodies.angularVelocity[s] = angularVelocity
+        if slotsChanged { world.bodies.slotVersion &+= 1 }   // as a body woken or put to sleep since would
         _ = world.restTest(dt: 1.0 / 60)
         return world.bodies.sleepTime[s] - rested
     }
@@ -93,6 +95,8 @@ final class RestTests: XCTestCase {
         // Moving: both say so, by the linear speed or by the turn.
         XCTAssertLessThan(try restedTime(velocity: Vec2(0, 30), angularVelocity: 0, movedBy: Vec2(0, 0.5), turnedBy: 0), 0)
         XCTAssertLessThan(try restedTime(velocity: .zero, angularVelocity: 2, movedBy: .zero, turnedBy: 2 * dt), 0)
+        // Slots swapped since the start poses were kept: they no longer match the bodies, and the velocity alone tells.
+        XCTAssertLessThan(try restedTime(velocity: Vec2(0, 30), angularVelocity: 0.7, movedBy: .zero, turnedBy: 0, slotsChanged: true), 0)
         // Spinning a quarter turn a step or more, where the turn's sine no longer tells: the velocity does.
         XCTAssertLessThan(try restedTime(velocity: .zero, angularVelocity: 2 * .pi / dt, movedBy: .zero, turnedBy: 0), 0)
     }

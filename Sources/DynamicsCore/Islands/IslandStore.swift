@@ -26,6 +26,9 @@ struct IslandStore {
     var stepStartPosition: [Vec2] = []
     var stepStartRotation: [Rotation] = []
     var stepStartRecorded = false
+    /// `bodies.slotVersion` when they were recorded: a body woken or put to sleep since (a swap of slots) leaves them
+    /// unused for that step.
+    var stepStartSlots: UInt64 = 0
     /// Scratch of `putRestingIslandsToSleep`: per root slot, whether every member of its island has rested long enough.
     var rootReady: [Bool] = []
     /// Scratch of `putRestingIslandsToSleep`: per root slot, its index in `islandRoots` (−1 between calls).

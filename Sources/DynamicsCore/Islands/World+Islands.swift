@@ -9,9 +9,10 @@ extension World {
     /// The rest test of every awake body (the free-motion pass does the same, four lanes at a time). Returns
     /// whether some body has rested long enough to sleep.
     func restTest(dt: Float) -> Bool {
-        // How far each body moved over the step where the solve recorded where it started, else its velocity
-        // (nothing constrained it, so it moved by that).
-        let moved = islandStore.stepStartRecorded && islandStore.stepStartPosition.count >= bodies.awakeCount
+        // How far each body moved over the step where the solve recorded where it started (and no slot moved since),
+        // else its velocity alone (nothing constrained it, so it moved by that).
+        let moved = islandStore.stepStartRecorded && islandStore.stepStartSlots == bodies.slotVersion
+            && islandStore.stepStartPosition.count >= bodies.awakeCount
         islandStore.stepStartRecorded = false
         return islandStore.stepStartPosition.withUnsafeBufferPointer { startPosition in
             islandStore.stepStartRotation.withUnsafeBufferPointer { startRotation in

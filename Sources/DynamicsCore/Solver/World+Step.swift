@@ -418,6 +418,7 @@ extension World {
                 islandStore.stepStartRotation.append(contentsOf: repeatElement(.identity, count: more))
             }
             islandStore.stepStartRecorded = true
+            islandStore.stepStartSlots = bodies.slotVersion
         }
         bodies.withColumns { columns in
             rodSolver.geometryStale = true
