@@ -148,8 +148,9 @@ final class WorkerTests: XCTestCase {
     }
 
     /// After 32 steps on the workers and then every 240, 4 run on the caller's thread alone; if they took less time
-    /// than the 4 steps before them (by over 5%), the world backs off as after a stall: a host whose other tenants take
-    /// a core in slices too fine for any one wait to show can make two threads slower than one.
+    /// than the 4 steps on the workers before them and the 4 after, on average (by over 5%), the world backs off as
+    /// after a stall: a host whose other tenants take a core in slices too fine for any one wait to show can make two
+    /// threads slower than one. Steps growing cheaper as a scene calms do not make one thread look faster.
     func test_trialOfOneThread_backsOffWhenOneThreadIsFaster() {
         var state = WorkerState()
         func onWorkers(_ n: Int, step: Int64) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: step / 2, step: step) } }
@@ -161,25 +162,43 @@ final class WorkerTests: XCTestCase {
         XCTAssertTrue(state.callerOnly)
         onCaller(4, step: 150_000)
         XCTAssertFalse(state.callerOnly)
-        // Then every 240.
+        onWorkers(4, step: 100_000)
+        XCTAssertEqual(state.backoffSteps, 0)
+        // Then 240 steps on the workers after each trial's.
         onWorkers(239, step: 100_000)
         XCTAssertFalse(state.callerOnly)
         onWorkers(1, step: 100_000)
         XCTAssertTrue(state.callerOnly, "the trial's 4 steps run on the caller's thread")
         onCaller(4, step: 150_000)
         XCTAssertFalse(state.callerOnly)
+        onWorkers(4, step: 100_000)
         XCTAssertEqual(state.backoffSteps, 0)
-        // One thread faster (the workers' steps 100 µs, the caller's 90 µs): the next trial backs off.
+        // One thread faster (the workers' steps 100 µs, the caller's 90 µs): the back-off comes once the 4 steps after
+        // the trial are timed.
         onWorkers(240, step: 100_000)
         onCaller(3, step: 90_000)
         XCTAssertTrue(state.callerOnly)
         onCaller(1, step: 90_000)
+        XCTAssertFalse(state.callerOnly)
+        onWorkers(3, step: 100_000)
+        XCTAssertEqual(state.backoffSteps, 0)
+        onWorkers(1, step: 100_000)
         XCTAssertEqual(state.backoffSteps, 60)
         XCTAssertEqual(state.backoffLength, 120)
         // Within 5%: no back-off.
         onCaller(60, step: 90_000)
         onWorkers(240, step: 100_000)
         onCaller(4, step: 97_000)
+        onWorkers(4, step: 100_000)
+        XCTAssertEqual(state.backoffSteps, 0)
+        XCTAssertFalse(state.callerOnly)
+        // A scene calming: the workers' steps 130 µs before the trial and 70 µs after, the caller's 110 µs, less than
+        // those before but more than the mean of both sides: no back-off.
+        onWorkers(236, step: 100_000)
+        onWorkers(4, step: 130_000)
+        XCTAssertTrue(state.callerOnly)
+        onCaller(4, step: 110_000)
+        onWorkers(4, step: 70_000)
         XCTAssertEqual(state.backoffSteps, 0)
         XCTAssertFalse(state.callerOnly)
     }

@@ -20,13 +20,18 @@ struct WorkerState {
     /// Steps on the workers since the last stall (`updateWorkerBackoff`).
     var stepsSinceStall = 0
     /// The trial of one thread: every `trialInterval` steps on the workers, `trialLength` steps run on the caller's
-    /// thread alone, and their time is set against the last `trialLength` steps on the workers. A host whose other
-    /// tenants take a core's time in slices too fine for a participant to see any one long wait can make the workers
-    /// slower than one thread; the trial finds that out, and the world backs off as after a stall.
+    /// thread alone, and their time is set against the mean of the `trialLength` steps on the workers before them and
+    /// the `trialLength` after (a scene whose steps grow cheaper as it calms would otherwise make one thread look
+    /// faster). A host whose other tenants take a core's time in slices too fine for a participant to see any one
+    /// long wait can make the workers slower than one thread; the trial finds that out, and the world backs off as
+    /// after a stall.
     var untilTrial = WorkerState.firstTrial
     var trialLeft = 0
-    /// Nanoseconds of the last `trialLength` steps on the workers before the trial, and of the trial's steps.
-    var workersWindow: Int64 = 0, callerWindow: Int64 = 0
+    /// Steps on the workers left to time after the trial's.
+    var afterTrialLeft = 0
+    /// Nanoseconds of the `trialLength` steps on the workers before the trial, of the trial's steps, and of the steps
+    /// on the workers after it.
+    var workersWindow: Int64 = 0, callerWindow: Int64 = 0, workersAfterWindow: Int64 = 0
     static let trialInterval = 240
     static let trialLength = 4
     /// The first trial comes sooner, once the workers have run a few steps.
@@ -75,11 +80,8 @@ extension WorkerState {
             callerWindow += step
             trialLeft -= 1
             if trialLeft == 0 {
-                untilTrial = WorkerState.trialInterval
-                // One thread took less time than the workers (by over 5%, against the noise of a few steps).
-                let oneThreadFaster = callerWindow * 20 < workersWindow * 19
-                workersWindow = 0
-                if oneThreadFaster { backOff() }
+                afterTrialLeft = WorkerState.trialLength
+                workersAfterWindow = 0
             }
             return
         }
@@ -96,6 +98,19 @@ extension WorkerState {
             backoffLength = Swift.max(backoffLength / 2, WorkerState.shortestBackoff)
             stepsSinceStall = 0
         }
+        if afterTrialLeft > 0 {
+            workersAfterWindow += step
+            afterTrialLeft -= 1
+            if afterTrialLeft == 0 {
+                untilTrial = WorkerState.trialInterval
+                // One thread took less time than the workers on either side (by over 5%, against the noise of a
+                // few steps).
+                let oneThreadFaster = callerWindow * 40 < (workersWindow + workersAfterWindow) * 19
+                workersWindow = 0
+                if oneThreadFaster { backOff() }
+            }
+            return
+        }
         untilTrial -= 1
         if untilTrial < WorkerState.trialLength { workersWindow += step }
         if untilTrial == 0 {
@@ -111,6 +126,7 @@ extension WorkerState {
         stepsSinceStall = 0
         untilTrial = WorkerState.trialInterval
         workersWindow = 0
+        afterTrialLeft = 0
     }
 }
 
@@ -189,8 +205,8 @@ extension World {
     /// than a quarter of the passes' time, a worker was not running (another process holds its core) and spinning for
     /// it costs more than it saves. The step then runs on the caller's thread alone for a while (a second of steps,
     /// doubling while it recurs, up to a minute), and tries its workers again. So it does when a trial of one thread
-    /// (`WorkerState.trialLength` steps every `trialInterval`) took less time than the workers. The results are the
-    /// same either way.
+    /// (`WorkerState.trialLength` steps every `trialInterval`) took less time than the workers' steps on either side
+    /// of it. The results are the same either way.
     func updateWorkerBackoff(stepNanoseconds: Int64) {
         // The staged passes' waits, and the waits of the world's own pool for the other passes' tasks.
         let stalled = dk_stage_progress_take_stalled(workers.progress) + (workers.pool?.takeStalledNanoseconds() ?? 0)
