@@ -101,13 +101,8 @@ struct Scene: ParsableCommand {
     /// `members` runs of `scene` moved by up to `jitter` points (seeds 1 … members): one line each, then the spread
     /// of the sleep step (a run that never rests counts as later than any that does) and of the scene's figure.
     func runEnsemble(_ scene: BenchmarkScene, members: Int) throws {
-        let figureName: String
-        switch scene.kind {
-        case .rain: figureName = "mean_y"
-        case .pyramid: figureName = "top_dy"
-        case .jointGrid: figureName = "sag"
-        case .fieldSwarm: figureName = "mean_r"
-        }
+        // The scene's own figure: the first of `SceneStatistics.values(for:)` after outside and nonfinite.
+        let figureName = SceneStatistics(scene: scene, centers: []).values(for: scene.kind)[2].0
         print("scene \(scene.name): \(scene.items.count) items, \(members == 1 ? "1 copy" : "\(members) copies") with centers moved by up to \(jitter) pt, \(steps) steps")
         print("seed  asleep_at  \(figureName)  outside  ms_per_step")
         var sleeps: [Int] = [], figures: [Double] = []
@@ -115,13 +110,7 @@ struct Scene: ParsableCommand {
             let copy = scene.perturbed(seed: UInt64(seed), amplitude: jitter)
             let (times, asleepAt, world, ids, links) = try simulate(copy)
             let stats = world.statistics(of: copy, items: ids, links: links)
-            let figure: Double
-            switch scene.kind {
-            case .rain: figure = stats.meanY
-            case .pyramid: figure = stats.topDY
-            case .jointGrid: figure = stats.sag
-            case .fieldSwarm: figure = stats.meanR
-            }
+            let figure = stats.values(for: scene.kind)[2].1
             sleeps.append(asleepAt ?? Int.max)
             figures.append(figure)
             print(String(format: "%4d  %9@  %9.3f  %7d  %11.3f", seed, asleepAt.map { String($0) } ?? "never", figure,

@@ -155,24 +155,21 @@ final class WorkerTests: XCTestCase {
         var state = WorkerState()
         func onWorkers(_ n: Int, step: Int64) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: step / 2, step: step) } }
         func onCaller(_ n: Int, step: Int64) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: 0, step: step) } }
-        // The first trial after 32 steps; two threads faster: the workers stay.
-        onWorkers(31, step: 100_000)
-        XCTAssertFalse(state.callerOnly)
-        onWorkers(1, step: 100_000)
-        XCTAssertTrue(state.callerOnly)
-        onCaller(4, step: 150_000)
-        XCTAssertFalse(state.callerOnly)
-        onWorkers(4, step: 100_000)
-        XCTAssertEqual(state.backoffSteps, 0)
-        // Then 240 steps on the workers after each trial's.
-        onWorkers(239, step: 100_000)
-        XCTAssertFalse(state.callerOnly)
-        onWorkers(1, step: 100_000)
-        XCTAssertTrue(state.callerOnly, "the trial's 4 steps run on the caller's thread")
-        onCaller(4, step: 150_000)
-        XCTAssertFalse(state.callerOnly)
-        onWorkers(4, step: 100_000)
-        XCTAssertEqual(state.backoffSteps, 0)
+        /// `steps` on the workers (100 µs), the last starting a trial whose 4 steps run on the caller's thread (150 µs),
+        /// then the 4 after it on the workers: two threads faster, the workers stay.
+        func trialKeepingTheWorkers(after steps: Int, line: UInt = #line) {
+            onWorkers(steps - 1, step: 100_000)
+            XCTAssertFalse(state.callerOnly, line: line)
+            onWorkers(1, step: 100_000)
+            XCTAssertTrue(state.callerOnly, "the trial's 4 steps run on the caller's thread", line: line)
+            onCaller(4, step: 150_000)
+            XCTAssertFalse(state.callerOnly, line: line)
+            onWorkers(4, step: 100_000)
+            XCTAssertEqual(state.backoffSteps, 0, line: line)
+        }
+        // The first trial after 32 steps, then one 240 steps on the workers after each trial's.
+        trialKeepingTheWorkers(after: 32)
+        trialKeepingTheWorkers(after: 240)
         // One thread faster (the workers' steps 100 µs, the caller's 90 µs): the back-off comes once the 4 steps after
         // the trial are timed.
         onWorkers(240, step: 100_000)
