@@ -50,7 +50,8 @@ struct Scene: ParsableCommand {
     }
 
     /// One run of `scene`: the step times (ms), the step at which every item rested, and the world after it.
-    func simulate(_ scene: BenchmarkScene) throws -> (times: [Double], asleepAt: Int?, world: World, ids: [BodyID], links: [JointID]) {
+    func simulate(_ scene: BenchmarkScene) throws -> (times: [Double], asleepAt: Int?, world: World, ids: [BodyID], links: [JointID],
+                                                     callerOnly: Double) {
         var settings = WorldSettings()
         settings.gridCellSize = cellSize
         settings.contactHertz = contactHertz
@@ -61,6 +62,7 @@ struct Scene: ParsableCommand {
         let clock = ContinuousClock()
         var times: [Double] = []
         var asleepAt: Int?
+        var stepSeconds = 0.0, workerSeconds = 0.0
         if settling { print("step  awake  ready  peak_pt_s  peak_deg_s") }
         times.reserveCapacity(steps)
         for s in 0..<steps {
@@ -68,11 +70,14 @@ struct Scene: ParsableCommand {
             try world.step(dt: 1.0 / 60, substeps: substeps)
             let d = clock.now - t
             times.append(d / .milliseconds(1))
+            stepSeconds += world.profile.total; workerSeconds += world.profile.onWorkers
             if settling && world.awakeBodyCount > 0 { printSettling(world, step: s + 1) }
             if asleepAt == nil && world.awakeBodyCount == 0 { asleepAt = s + 1 }
             if verbose && (s + 1) % 60 == 0 { print("step \(s + 1): awake \(world.awakeBodyCount), contacts \(world.contactCount), \(world.profile)") }
         }
-        return (times, asleepAt, world, ids, links)
+        // The share of the step time spent outside the passes handed to the workers.
+        let callerOnly = stepSeconds > 0 ? 1 - workerSeconds / stepSeconds : 1
+        return (times, asleepAt, world, ids, links, callerOnly)
     }
 
     func run() throws {
@@ -80,13 +85,15 @@ struct Scene: ParsableCommand {
         try World.limitVectorLanes(to: lanes?.rawValue)
         defer { try? World.limitVectorLanes(to: nil) }
         if let ensemble { return try runEnsemble(scene, members: ensemble) }
-        let (times, asleepAt, world, ids, links) = try simulate(scene)
+        let (times, asleepAt, world, ids, links, callerOnly) = try simulate(scene)
         let mean = times.reduce(0, +) / Double(times.count)
         let tail = times.suffix(min(120, times.count))
         let stats = world.statistics(of: scene, items: ids, links: links)
         print("scene \(scene.name): \(ids.count) items, \(links.count) links, \(steps) steps, \(World.vectorLanes) lanes, \(count(world.workerCount, "worker"))")
         print(String(format: "ms_per_step %.3f  ms_last120 %.3f  max_step %.3f  awake %d  outside %d  nonfinite %d",
                      mean, tail.reduce(0, +) / Double(tail.count), times.max() ?? 0, world.awakeBodyCount, stats.outside, stats.nonfinite))
+        // With several workers: how much of the step ran on the caller's thread alone (Amdahl's serial share).
+        if world.workerCount > 1 { print(String(format: "caller_only_share %.3f", callerOnly)) }
         print("asleep_at " + (asleepAt.map { "step \($0)" } ?? "never"))
         print("state_hash " + String(world.stateHash(), radix: 16))
         switch scene.kind {
@@ -108,7 +115,7 @@ struct Scene: ParsableCommand {
         var sleeps: [Int] = [], figures: [Double] = []
         for seed in 1...members {
             let copy = scene.perturbed(seed: UInt64(seed), amplitude: jitter)
-            let (times, asleepAt, world, ids, links) = try simulate(copy)
+            let (times, asleepAt, world, ids, links, _) = try simulate(copy)
             let stats = world.statistics(of: copy, items: ids, links: links)
             let figure = stats.values(for: scene.kind)[2].1
             sleeps.append(asleepAt ?? Int.max)

@@ -50,4 +50,17 @@ final class BenchCLITests: XCTestCase {
         XCTAssertNotEqual(both.status, 0)
         XCTAssertTrue(both.err.contains("--ensemble prints one line per copy"), both.err)
     }
+
+    /// With two workers, `dynamics scene` says how much of the step ran on the caller's thread alone (a share between 0
+    /// and 1); with one it has nothing to say.
+    func test_scene_reportsTheCallerOnlyShare_withWorkers() throws {
+        let folder = FileManager.default.temporaryDirectory
+        let two = try runProgram([dynamicsBinary, "scene", "rain", "1000", "--steps", "200", "--workers", "2"], in: folder)
+        XCTAssertEqual(two.status, 0, two.err)
+        let line = try XCTUnwrap(two.out.split(separator: "\n").first { $0.hasPrefix("caller_only_share ") }, two.out)
+        let share = try XCTUnwrap(Double(line.dropFirst("caller_only_share ".count)), String(line))
+        XCTAssertTrue(share >= 0 && share <= 1, String(line))
+        let one = try runProgram([dynamicsBinary, "scene", "rain", "1000", "--steps", "20", "--workers", "1"], in: folder)
+        XCTAssertFalse(one.out.contains("caller_only_share"), one.out)
+    }
 }

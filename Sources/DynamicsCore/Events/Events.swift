@@ -41,6 +41,10 @@ public struct StepProfile: Sendable, CustomStringConvertible {
     public var solve: Double = 0
     public var islands: Double = 0
     public var total: Double = 0
+    /// Of `total`, the time in passes handed to the workers (0 on one thread): the rest ran on the caller's thread
+    /// alone, which bounds what more workers can gain (with a share `s` of the step on the caller alone, `w` workers
+    /// take at least `s + (1 − s) / w` of one thread's time).
+    public var onWorkers: Double = 0
     public init() {}
 
     /// The time of one stage.
@@ -70,6 +74,7 @@ public struct StepProfile: Sendable, CustomStringConvertible {
             let v = (s * 1e5).rounded() / 100
             return "\(v)"
         }
-        return "forces \(ms(forces)) ms, broadphase \(ms(broadphase)) ms, narrowphase \(ms(narrowphase)) ms, solve \(ms(solve)) ms, islands \(ms(islands)) ms, total \(ms(total)) ms"
+        let workers = onWorkers > 0 ? " (\(ms(onWorkers)) ms of it on the workers)" : ""
+        return "forces \(ms(forces)) ms, broadphase \(ms(broadphase)) ms, narrowphase \(ms(narrowphase)) ms, solve \(ms(solve)) ms, islands \(ms(islands)) ms, total \(ms(total)) ms\(workers)"
     }
 }

@@ -44,6 +44,7 @@ extension World {
         if jointStore.awakeDirty { refreshAwakeJoints() }
         releaseUnusedScratch()
         finish(.islands)
+        profile.onWorkers = Double(workers.parallelNanoseconds) / 1e9
         updateWorkerBackoff(stepNanoseconds: (clock.now - start).nanoseconds)
 
         stepCount += 1
