@@ -8,8 +8,8 @@ final class WorkerTests: XCTestCase {
     /// Runs `scene` for `steps` steps on `workers` threads (or the host's `executor`); returns the state hash and how
     /// many passes were handed to the executor.
     /// The hash also covers every step's contact events, in order (the narrowphase makes them, in chunks on
-    /// several workers); the narrowphase and the broadphase's passes go parallel from 64 pairs, bodies or cell
-    /// entries here, to reach them with small scenes.
+    /// several workers); the narrowphase and the broadphase's passes (the pair sort and the cells' placement too) go
+    /// parallel from 64 pairs, bodies, keys or cell entries here, to reach them with small scenes.
     func run(_ scene: BenchmarkScene, steps: Int, substeps: Int = 4, workers: Int = 1,
              executor: StepExecutor? = nil, settings: WorldSettings = WorldSettings()) throws -> (hash: UInt64, parallel: Int) {
         let world = try World(settings: settings)
@@ -18,6 +18,7 @@ final class WorkerTests: XCTestCase {
         world.workers.parallelSweep = 64; world.workers.sweepBlock = 64
         world.workers.parallelCandidates = 64; world.workers.candidateBlock = 64
         world.workers.parallelCellEntries = 64; world.workers.cellEntryBlock = 64
+        world.workers.parallelSortKeys = 64; world.workers.sortBlock = 32
         if let executor { world.setExecutor(executor) }
         _ = try world.build(scene)
         var events: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -94,6 +95,33 @@ final class WorkerTests: XCTestCase {
         let one = try run(.pyramid(30), steps: 30)
         let reversed = try run(.pyramid(30), steps: 30, executor: Reversed())
         XCTAssertEqual(reversed.hash, one.hash)
+    }
+
+    /// The pair sort on the workers gives the standard library's sort, whatever the lengths of the buckets: ids
+    /// spread thin, a few ids with many pairs (a boundary under a pile) and repeated keys.
+    func test_pairSortOnWorkers_matchesTheStandardSort() throws {
+        let world = World()
+        try world.setWorkerCount(3)
+        world.workers.parallelSortKeys = 64; world.workers.sortBlock = 32
+        _ = try world.build(.rain(300))
+        var rng = SplitMix64(state: 99)
+        let ids = UInt64(world.bodies.idCapacity)
+        for n in [64, 65, 1000, 20000] {
+            var keys = (0..<n).map { k -> UInt64 in
+                // One key in four has id 0 or 1 as its lower id; one in eight repeats the key before it.
+                let a = k % 4 == 0 ? UInt64(k % 8 == 0 ? 0 : 1) : UInt64.random(in: 0..<ids, using: &rng)
+                let b = UInt64.random(in: 0..<ids, using: &rng)
+                return min(a, b) << 32 | max(a, b)
+            }
+            for k in stride(from: 8, to: n, by: 8) { keys[k] = keys[k - 1] }
+            let expected = keys.sorted()
+            XCTAssertTrue(world.sortPairsOnWorkers(&keys), "\(n) keys on the workers")
+            XCTAssertEqual(keys, expected, "\(n) keys")
+        }
+        world.workers.parallelSortKeys = 100_000
+        var few: [UInt64] = [3, 1, 2]
+        XCTAssertFalse(world.sortPairsOnWorkers(&few), "below the minimum the caller sorts")
+        XCTAssertEqual(few, [3, 1, 2])
     }
 
     func test_workerCount_defaultsToTheCores_andIsChecked() throws {

@@ -162,6 +162,8 @@ struct BroadPhaseState {
     var sortCounts: [Int] = []
     /// The counting sort's bucket counts (cells in use, or body ids).
     var bucketCounts: [Int32] = []
+    /// The grid placement's counts per cell for each block of slots, when the workers place the entries.
+    var placeCounts: [Int32] = []
     var awakeOversize: [Int32] = []
     /// The broadphase's kept candidates (World+BroadPhase.swift): each awake body's fat box, by slot (its boxes
     /// swept in the awake bodies' common frame and in the world, grown by a margin), the candidate pairs, sorted

@@ -172,24 +172,64 @@ extension World {
                     let bx = Int(UInt16(truncatingIfNeeded: c.x0) &- x0), by = Int(UInt16(truncatingIfNeeded: c.y0) &- y0)
                     return (bx, bx + Int(c.x1 - c.x0), by, by + Int(c.y1 - c.y0))
                 }
-                for s in 0..<n {
-                    guard let (bx, ex, by, ey) = offsets(s) else { continue }
-                    for y in by...ey {
-                        let row = y * width + 1
-                        for x in bx...ex { next[row + x] += 1 }
-                    }
-                }
-                for b in 0..<buckets { next[b + 1] += next[b] }
-                for s in 0..<n {
-                    guard let (bx, ex, by, ey) = offsets(s) else { continue }
-                    for y in by...ey {
-                        let row = y * width
-                        for x in bx...ex {
-                            let b = row + x
-                            entries[Int(next[b])] = UInt32(truncatingIfNeeded: s)
-                            next[b] += 1
+                /// Counts slots `range`'s entries per cell into `count` (zeroed, `buckets` long).
+                @inline(__always) func countEntries(_ range: Range<Int>, _ count: UnsafeMutablePointer<Int32>) {
+                    for s in range {
+                        guard let (bx, ex, by, ey) = offsets(s) else { continue }
+                        for y in by...ey {
+                            let row = y * width
+                            for x in bx...ex { count[row + x] += 1 }
                         }
                     }
+                }
+                /// Writes slots `range`'s entries, each cell's at `place[cell]` onwards (advancing it).
+                @inline(__always) func placeEntries(_ range: Range<Int>, _ place: UnsafeMutablePointer<Int32>) {
+                    for s in range {
+                        guard let (bx, ex, by, ey) = offsets(s) else { continue }
+                        for y in by...ey {
+                            let row = y * width
+                            for x in bx...ex {
+                                let b = row + x
+                                entries[Int(place[b])] = UInt32(truncatingIfNeeded: s)
+                                place[b] += 1
+                            }
+                        }
+                    }
+                }
+                if let executor = executor(work: entryTotal, minimum: workers.parallelCellEntries) {
+                    // On the workers: fixed blocks of slots each count their entries per cell; the counts become each
+                    // block's place in each cell, the blocks in slot order (so each cell lists its slots in the order
+                    // one pass gives); each block writes its entries there. `next` then holds each cell's end.
+                    let blocks = Swift.max(2, Swift.min(8, entryTotal / workers.cellEntryBlock))
+                    let perBlock = (n + blocks - 1) / blocks
+                    if broadphase.placeCounts.count < blocks * buckets {
+                        broadphase.placeCounts.append(contentsOf: repeatElement(0, count: blocks * buckets - broadphase.placeCounts.count))
+                    }
+                    broadphase.placeCounts.withUnsafeMutableBufferPointer { cb in
+                        let counts = cb.baseAddress!
+                        runParallel(executor, blocks) { k in
+                            let row = counts + k * buckets
+                            row.update(repeating: 0, count: buckets)
+                            countEntries((k * perBlock)..<Swift.min(n, (k + 1) * perBlock), row)
+                        }
+                        var end: Int32 = 0
+                        for b in 0..<buckets {
+                            for k in 0..<blocks {
+                                let count = counts[k * buckets + b]
+                                counts[k * buckets + b] = end
+                                end += count
+                            }
+                            next[b] = end
+                        }
+                        next[buckets] = end
+                        runParallel(executor, blocks) { k in
+                            placeEntries((k * perBlock)..<Swift.min(n, (k + 1) * perBlock), counts + k * buckets)
+                        }
+                    }
+                } else {
+                    countEntries(0..<n, next + 1)
+                    for b in 0..<buckets { next[b + 1] += next[b] }
+                    placeEntries(0..<n, next)
                 }
                 // Cell b's run ends where the placement left its count, and starts where cell b − 1's ends.
                 /// The pairs of cells `cells` into `out`.
@@ -304,6 +344,7 @@ extension World {
     /// Sorts pair keys: a counting sort by the lower id when there are fewer ids than about four pairs each, then
     /// each id's few pairs in order; else a radix sort.
     func sortPairs(_ list: inout [UInt64]) {
+        if sortPairsOnWorkers(&list) { return }
         if list.count >= 128 && bodies.idCapacity <= 4 * list.count + 1024 {
             bucketSort(&list, counts: &broadphase.bucketCounts, bucketCount: bodies.idCapacity) { p in
                 Int(truncatingIfNeeded: p >> 32)

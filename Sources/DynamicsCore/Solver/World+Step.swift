@@ -162,6 +162,7 @@ extension World {
         let entryCount = broadphase.cellEntries.count + contactSolver.borrowedByBroadphase.wide * MemoryLayout<WideContactBatch>.stride / 4
         if broadphase.sortScratch.count > 4096 && (entryCount + pairCount) * 4 < broadphase.sortScratch.count { broadphase.sortScratch = [] }
         if broadphase.bucketCounts.count > 4096 && (entryCount + pairCount) * 16 < broadphase.bucketCounts.count { broadphase.bucketCounts = [] }
+        if broadphase.placeCounts.count > 4096 && (entryCount + pairCount) * 64 < broadphase.placeCounts.count { broadphase.placeCounts = [] }
     }
 
     /// With every body asleep or static, nothing the step computes per awake body or per contact is needed until
@@ -180,7 +181,7 @@ extension World {
         contactSolver.velocity.release(); contactSolver.pose.release()
         contactStore.referencePose.release(); contactStore.referenceMoved.release(); contactStore.referenceState.valid = false
         broadphase.pairs = []; broadphase.pairReach = []; broadphase.awakeOversize = []; islandStore.wakeList = []
-        broadphase.cellEntries = []; broadphase.sortScratch = []; broadphase.sortCounts = []; broadphase.bucketCounts = []
+        broadphase.cellEntries = []; broadphase.sortScratch = []; broadphase.sortCounts = []; broadphase.bucketCounts = []; broadphase.placeCounts = []
         broadphase.candidates = []; broadphase.freshCandidates = []; broadphase.fatGrid = FatGrid()
         broadphase.fatBoxes.release()
         islandStore.unionParent = []; islandStore.rootReady = []; islandStore.rootIndex = []; islandStore.roots = []; islandStore.members = []

@@ -62,6 +62,8 @@ struct WorkerState {
     var sweepBlock = 1024, parallelSweep = 2048
     var candidateBlock = 2048, parallelCandidates = 8192
     var cellEntryBlock = 1024, parallelCellEntries = 4096
+    /// The pair keys' sort on the workers (`sortPairsOnWorkers`): keys per block at least, and the fewest worth it.
+    var sortBlock = 4096, parallelSortKeys = 16384
     /// The same for rod batches (cheaper than contacts: more of them make a block and a pass).
     static let rodBlock = 32
     static let parallelRodBatches = 256
