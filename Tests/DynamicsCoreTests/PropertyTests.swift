@@ -326,7 +326,8 @@ final class PropertyTests: XCTestCase {
     /// and stay identical to the bit, through a pile settling and falling asleep and everything that changes the
     /// pairs otherwise: a body placed by hand, an impulse, collision classes changed and restored (one to a class
     /// that meets more bodies, one to none), a body destroyed
-    /// and another created, a body made static and dynamic again, a static body moved, everything woken.
+    /// and another created, a body made static and dynamic again, a static body moved, everything woken. The world
+    /// keeping candidates runs on three workers, the one searching in full on one.
     func test_broadphase_keptCandidates_listThePairsOfAFullSearch() throws {
         for seed in UInt64(1)...1 {
             func make() throws -> (World, [BodyID], BodyID) {
@@ -341,6 +342,14 @@ final class PropertyTests: XCTestCase {
             let (kept, ids, postA) = try make()
             let (searched, _, postB) = try make()
             searched.broadphase.incremental = false
+            try searched.setWorkerCount(1)
+            // The kept candidates on three workers, every broadphase pass parallel from a few bodies, keys or movers.
+            try kept.setWorkerCount(3)
+            kept.workers.parallelSweep = 16; kept.workers.sweepBlock = 16
+            kept.workers.parallelCandidates = 16; kept.workers.candidateBlock = 16
+            kept.workers.parallelCellEntries = 16; kept.workers.cellEntryBlock = 16
+            kept.workers.parallelSortKeys = 16; kept.workers.sortBlock = 8
+            kept.workers.parallelMovers = 2; kept.workers.moverBlock = 1
             func both(_ body: (World, BodyID) throws -> Void) rethrows {
                 try body(kept, postA); try body(searched, postB)
             }
@@ -388,6 +397,7 @@ final class PropertyTests: XCTestCase {
             XCTAssertEqual(fresh.count, 2)
             XCTAssertEqual(searched.broadphase.fullSearchCount, 300, "seed \(seed)")
             XCTAssertLessThan(kept.broadphase.fullSearchCount, 150, "seed \(seed): the candidates are kept between steps")
+            XCTAssertGreaterThan(kept.workers.parallelPasses, 0, "seed \(seed): passes ran on the workers")
         }
     }
 

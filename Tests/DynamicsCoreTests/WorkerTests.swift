@@ -8,8 +8,9 @@ final class WorkerTests: XCTestCase {
     /// Runs `scene` for `steps` steps on `workers` threads (or the host's `executor`); returns the state hash and how
     /// many passes were handed to the executor.
     /// The hash also covers every step's contact events, in order (the narrowphase makes them, in chunks on
-    /// several workers); the narrowphase and the broadphase's passes (the pair sort and the cells' placement too) go
-    /// parallel from 64 pairs, bodies, keys or cell entries here, to reach them with small scenes.
+    /// several workers); the narrowphase and the broadphase's passes (the pair sort, the cells' placement and the
+    /// movers' search too) go parallel from 64 pairs, bodies, keys or cell entries (4 movers) here, to reach them
+    /// with small scenes.
     func run(_ scene: BenchmarkScene, steps: Int, substeps: Int = 4, workers: Int = 1,
              executor: StepExecutor? = nil, settings: WorldSettings = WorldSettings()) throws -> (hash: UInt64, parallel: Int) {
         let world = try World(settings: settings)
@@ -19,6 +20,7 @@ final class WorkerTests: XCTestCase {
         world.workers.parallelCandidates = 64; world.workers.candidateBlock = 64
         world.workers.parallelCellEntries = 64; world.workers.cellEntryBlock = 64
         world.workers.parallelSortKeys = 64; world.workers.sortBlock = 32
+        world.workers.parallelMovers = 4; world.workers.moverBlock = 2
         if let executor { world.setExecutor(executor) }
         _ = try world.build(scene)
         var events: UInt64 = 0xcbf2_9ce4_8422_2325

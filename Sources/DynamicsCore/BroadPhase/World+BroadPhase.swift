@@ -255,22 +255,58 @@ extension World {
     func exactPairs(_ frame: SweptFrame, pairs: inout [UInt64], reaches: inout [PairReach]) {
         exactSearch(n: frame.n, pairs: &pairs, boxes: frame.boxes, tight: frame.tight, sweep: frame.sweep)
         let sweep = frame.sweep, pos = frame.pos
-        let kept = pairs.withUnsafeMutableBufferPointer { pb -> Int in
-            var w = 0
-            frame.slotOf.withUnsafeBufferPointer { slotOf in
-                for r in 0..<pb.count {
-                    let pair = pb[r]
-                    let (sa, sb) = World.slots(of: pair, slotOf)
-                    let reach = World.reach(sa, sb, dt: sweep.dt, margin: sweep.margin, pos: pos, vel: sweep.vel,
-                                            angVel: sweep.angVel, ext: sweep.ext, grav: sweep.grav, tight: nil)
-                    if reach.apart { continue }
-                    pb[w] = pair; w += 1
-                    reaches.append(PairReach(spin: reach.spin, speculativeReach: reach.speculativeReach))
-                }
+        /// Keeps the pairs of `range` that can close within the step (moved to `w` onwards, in order), appending their
+        /// reaches to `reaches`; returns where the kept ones end.
+        @inline(__always) func keep(_ pb: UnsafeMutableBufferPointer<UInt64>, _ range: Range<Int>, from w: Int,
+                                    _ slotOf: UnsafeBufferPointer<Int32>, _ reaches: inout [PairReach]) -> Int {
+            var w = w
+            for r in range {
+                let pair = pb[r]
+                let (sa, sb) = World.slots(of: pair, slotOf)
+                let reach = World.reach(sa, sb, dt: sweep.dt, margin: sweep.margin, pos: pos, vel: sweep.vel,
+                                        angVel: sweep.angVel, ext: sweep.ext, grav: sweep.grav, tight: nil)
+                if reach.apart { continue }
+                pb[w] = pair; w += 1
+                reaches.append(PairReach(spin: reach.spin, speculativeReach: reach.speculativeReach))
             }
             return w
         }
-        pairs.removeLast(pairs.count - kept)
+        let count = pairs.count
+        let kept = pairs.withUnsafeMutableBufferPointer { pb -> Int in
+            frame.slotOf.withUnsafeBufferPointer { slotOf -> Int in
+                guard let executor = executor(work: count, minimum: workers.parallelCandidates) else {
+                    return keep(pb, 0..<count, from: 0, slotOf, &reaches)
+                }
+                // On the workers: blocks of pairs, each kept in place with its own reaches, then joined in block order
+                // (the same pairs and reaches in the same order as one pass).
+                let perBlock = Swift.max(workers.candidateBlock, (count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks)
+                let blocks = (count + perBlock - 1) / perBlock
+                if broadphase.blockReaches.count < blocks {
+                    broadphase.blockReaches.append(contentsOf: repeatElement([], count: blocks - broadphase.blockReaches.count))
+                }
+                let keptCounts = workers.blockCounts
+                return broadphase.blockReaches.withUnsafeMutableBufferPointer { reachLists in
+                    runParallel(executor, blocks) { k in
+                        // Taken out while filled (see `filterCandidates`).
+                        var blockReaches = reachLists[k]
+                        reachLists[k] = []
+                        blockReaches.removeAll(keepingCapacity: true)
+                        let from = k * perBlock
+                        keptCounts[k] = keep(pb, from..<Swift.min(from + perBlock, count), from: from, slotOf, &blockReaches) - from
+                        reachLists[k] = blockReaches
+                    }
+                    var w = 0
+                    for k in 0..<blocks {
+                        let from = k * perBlock, keptHere = keptCounts[k]
+                        if w != from, keptHere > 0 { (pb.baseAddress! + w).update(from: pb.baseAddress! + from, count: keptHere) }
+                        w += keptHere
+                        reaches.append(contentsOf: reachLists[k])
+                    }
+                    return w
+                }
+            }
+        }
+        pairs.removeLast(count - kept)
     }
 
     /// Each body that left its fat box against the cells of the full search (but the bodies that have moved since,
@@ -280,8 +316,8 @@ extension World {
     func searchMovers(_ frame: SweptFrame, grid: inout FatGrid, candidates: inout [UInt64], fresh: inout [UInt64]) {
         let fat = broadphase.fatBoxes, n = frame.n, inv = frame.inv
         let movers = fresh.count
-        for k in 0..<movers {
-            let s = Int(fresh[k])
+        /// Mover `s`'s candidate pairs, appended to `list`.
+        func search(_ s: Int, into list: inout [UInt64]) {
             let f = fat[s]
             let i = Int(frame.bodyIndex[s])
             let row = Int(frame.classOf[i]) * frame.classes
@@ -293,7 +329,7 @@ extension World {
             }
             let c = cellCoord(f, inv: inv)
             if c.cellCount >= World.oversizeCells {
-                for t in 0..<n { consider(t, into: &fresh) }
+                for t in 0..<n { consider(t, into: &list) }
             } else {
                 grid.ends.withUnsafeBufferPointer { ends in
                 grid.slots.withUnsafeBufferPointer { slots in
@@ -313,17 +349,40 @@ extension World {
                                 guard f.overlaps(g), World.cornerCellKey(f, g, inv: inv) == cell else { continue }
                                 let j = Int(frame.bodyIndex[t])
                                 guard frame.matrix[row + Int(frame.classOf[j])] else { continue }
-                                fresh.append(World.pairKey(i, j))
+                                list.append(World.pairKey(i, j))
                             }
                         }
                     }
                 }
                 }
                 }
-                for t in grid.oversize where !grid.movedFlag[Int(t)] { consider(Int(t), into: &fresh) }
-                for t in grid.moved { consider(Int(t), into: &fresh) }
+                for t in grid.oversize where !grid.movedFlag[Int(t)] { consider(Int(t), into: &list) }
+                for t in grid.moved { consider(Int(t), into: &list) }
             }
-            staticPairs(s, f, &fresh, frame)
+            staticPairs(s, f, &list, frame)
+        }
+        if let executor = executor(work: movers, minimum: workers.parallelMovers) {
+            // On the workers: blocks of movers, each listing its pairs into a list of its own, joined in block order
+            // after the movers (the candidates are sorted before use, so any order gives the same list).
+            let blocks = Swift.max(2, Swift.min(WorkerState.maximumBlocks, movers / workers.moverBlock))
+            if broadphase.blockPairs.count < blocks {
+                broadphase.blockPairs.append(contentsOf: repeatElement([], count: blocks - broadphase.blockPairs.count))
+            }
+            fresh.withUnsafeBufferPointer { moverSlots in
+                broadphase.blockPairs.withUnsafeMutableBufferPointer { lists in
+                    runParallel(executor, blocks) { k in
+                        // Taken out while filled (see `filterCandidates`: no store into `lists` per pair).
+                        var blockList = lists[k]
+                        lists[k] = []
+                        blockList.removeAll(keepingCapacity: true)
+                        for m in World.block(k, of: blocks, count: movers) { search(Int(moverSlots[m]), into: &blockList) }
+                        lists[k] = blockList
+                    }
+                }
+            }
+            for k in 0..<blocks { fresh.append(contentsOf: broadphase.blockPairs[k]) }
+        } else {
+            for k in 0..<movers { search(Int(fresh[k]), into: &fresh) }
         }
         // The movers' own entries (slots) lead the list; the rest are candidates, to be merged in.
         fresh.removeFirst(movers)

@@ -201,7 +201,6 @@ extension World {
                     // block's place in each cell, the blocks in slot order (so each cell lists its slots in the order
                     // one pass gives); each block writes its entries there. `next` then holds each cell's end.
                     let blocks = Swift.max(2, Swift.min(8, entryTotal / workers.cellEntryBlock))
-                    let perBlock = (n + blocks - 1) / blocks
                     if broadphase.placeCounts.count < blocks * buckets {
                         broadphase.placeCounts.append(contentsOf: repeatElement(0, count: blocks * buckets - broadphase.placeCounts.count))
                     }
@@ -210,7 +209,7 @@ extension World {
                         runParallel(executor, blocks) { k in
                             let row = counts + k * buckets
                             row.update(repeating: 0, count: buckets)
-                            countEntries((k * perBlock)..<Swift.min(n, (k + 1) * perBlock), row)
+                            countEntries(World.block(k, of: blocks, count: n), row)
                         }
                         var end: Int32 = 0
                         for b in 0..<buckets {
@@ -223,7 +222,7 @@ extension World {
                         }
                         next[buckets] = end
                         runParallel(executor, blocks) { k in
-                            placeEntries((k * perBlock)..<Swift.min(n, (k + 1) * perBlock), counts + k * buckets)
+                            placeEntries(World.block(k, of: blocks, count: n), counts + k * buckets)
                         }
                     }
                 } else {
@@ -245,7 +244,7 @@ extension World {
                         start = end
                     }
                 }
-                guard keep == nil, let executor = executor(work: entryTotal, minimum: workers.parallelCellEntries) else {
+                guard let executor = executor(work: entryTotal, minimum: workers.parallelCellEntries) else {
                     searchCells(0..<buckets, into: &list)
                     return
                 }

@@ -22,7 +22,6 @@ extension World {
         let buckets = ((idCount - 1) >> shift) + 1
         let keyShift = UInt64(32 + shift)
         let blocks = Swift.max(2, Swift.min(WorkerState.maximumBlocks / 4, n / workers.sortBlock))
-        let perBlock = (n + blocks - 1) / blocks
         // One row of counts per key block, then the buckets' starts (buckets + 1).
         let need = blocks * buckets + buckets + 1
         if broadphase.sortCounts.count < need { broadphase.sortCounts.append(contentsOf: repeatElement(0, count: need - broadphase.sortCounts.count)) }
@@ -35,7 +34,7 @@ extension World {
                     runParallel(executor, blocks) { b in
                         let row = counts + b * buckets
                         row.update(repeating: 0, count: buckets)
-                        for i in (b * perBlock)..<Swift.min(n, (b + 1) * perBlock) { row[Int(keys[i] >> keyShift)] += 1 }
+                        for i in World.block(b, of: blocks, count: n) { row[Int(keys[i] >> keyShift)] += 1 }
                     }
                     // Bucket by bucket, block by block: each block's keys follow the earlier blocks' in every bucket.
                     var place = 0
@@ -51,7 +50,7 @@ extension World {
                     bucketStart[buckets] = place
                     runParallel(executor, blocks) { b in
                         let row = counts + b * buckets
-                        for i in (b * perBlock)..<Swift.min(n, (b + 1) * perBlock) {
+                        for i in World.block(b, of: blocks, count: n) {
                             let key = keys[i]
                             let c = Int(key >> keyShift)
                             scratch[row[c]] = key
@@ -60,7 +59,8 @@ extension World {
                     }
                     // Bucket blocks of about equal numbers of keys: block b takes the buckets starting in its share.
                     runParallel(executor, blocks) { b in
-                        let from = b * perBlock, to = Swift.min(n, (b + 1) * perBlock)
+                        let keyBlock = World.block(b, of: blocks, count: n)
+                        let from = keyBlock.lowerBound, to = keyBlock.upperBound
                         guard from < to else { return }
                         // The first bucket starting at or after `from`, and the first starting at or after `to`.
                         @inline(__always) func firstBucket(atOrAfter place: Int) -> Int {
@@ -81,6 +81,13 @@ extension World {
             }
         }
         return true
+    }
+
+    /// Block `k` of `blocks` about equal consecutive blocks of `0 ..< count` (empty when there are more blocks than
+    /// elements).
+    @inline(__always)
+    static func block(_ k: Int, of blocks: Int, count: Int) -> Range<Int> {
+        (k * count / blocks)..<((k + 1) * count / blocks)
     }
 
     /// Sorts `count` keys at `keys` in place: by insertion when few (a bucket's run is a few keys), else by the

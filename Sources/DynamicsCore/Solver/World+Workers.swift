@@ -64,6 +64,9 @@ struct WorkerState {
     var cellEntryBlock = 1024, parallelCellEntries = 4096
     /// The pair keys' sort on the workers (`sortPairsOnWorkers`): keys per block at least, and the fewest worth it.
     var sortBlock = 4096, parallelSortKeys = 16384
+    /// The search of the bodies that left their fat boxes (`searchMovers`): movers per block at least, and the fewest
+    /// worth handing out.
+    var moverBlock = 128, parallelMovers = 256
     /// The same for rod batches (cheaper than contacts: more of them make a block and a pass).
     static let rodBlock = 32
     static let parallelRodBatches = 256
