@@ -9,8 +9,8 @@ final class WorkerTests: XCTestCase {
     /// many passes were handed to the executor.
     /// The hash also covers every step's contact events, in order (the narrowphase makes them, in chunks on
     /// several workers); the narrowphase and the broadphase's passes (the pair sort, the cells' placement and the
-    /// movers' search too) go parallel from 64 pairs, bodies, keys or cell entries (4 movers) here, to reach them
-    /// with small scenes.
+    /// movers' search too) and the coloring's read of the contacts' slots go parallel from 64 pairs, bodies, keys, cell
+    /// entries or contacts (4 movers) here, to reach them with small scenes.
     func run(_ scene: BenchmarkScene, steps: Int, substeps: Int = 4, workers: Int = 1,
              executor: StepExecutor? = nil, settings: WorldSettings = WorldSettings()) throws -> (hash: UInt64, parallel: Int) {
         let world = try World(settings: settings)
@@ -21,6 +21,7 @@ final class WorkerTests: XCTestCase {
         world.workers.parallelCellEntries = 64; world.workers.cellEntryBlock = 64
         world.workers.parallelSortKeys = 64; world.workers.sortBlock = 32
         world.workers.parallelMovers = 4; world.workers.moverBlock = 2
+        world.workers.parallelColoring = 64
         if let executor { world.setExecutor(executor) }
         _ = try world.build(scene)
         var events: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -67,6 +67,8 @@ struct WorkerState {
     /// The search of the bodies that left their fat boxes (`searchMovers`): movers per block at least, and the fewest
     /// worth handing out.
     var moverBlock = 128, parallelMovers = 256
+    /// The fewest contacts for which the coloring reads their bodies' slots on the workers first (`colorContacts`).
+    var parallelColoring = 8192
     /// The same for rod batches (cheaper than contacts: more of them make a block and a pass).
     static let rodBlock = 32
     static let parallelRodBatches = 256
