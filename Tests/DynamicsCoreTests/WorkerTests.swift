@@ -146,28 +146,39 @@ final class WorkerTests: XCTestCase {
     /// a row without a stall, so the good steps between a busy core's time slices do not undo it.
     func test_stalledSteps_backOffToOneThread_andShortenOnlyAfterAsManyCleanSteps() {
         var state = WorkerState()
-        // The trials of one thread kept out (the next test).
+        // Steps of 500 µs, 400 of them in parallel passes; the trials of one thread kept out (the next test).
         func clean(_ n: Int) {
-            for _ in 0..<n { state.untilTrial = .max; state.recordStep(stalled: 0, parallel: 100_000, step: 120_000) }
+            for _ in 0..<n { state.untilTrial = .max; state.recordStep(stalled: 0, parallel: 400_000, step: 500_000) }
         }
-        func held() { state.recordStep(stalled: 30_000, parallel: 100_000, step: 120_000) }
-        func onCaller(_ n: Int) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: 0, step: 150_000) } }
+        /// A step that waited `stall` for a worker that was not running.
+        func held(_ stall: Int64) {
+            state.untilTrial = .max
+            state.recordStep(stalled: stall, parallel: 400_000 + stall, step: 500_000 + stall)
+        }
+        func onCaller(_ n: Int) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: 0, step: 500_000) } }
         clean(1)
         XCTAssertFalse(state.callerOnly)
-        held()
-        XCTAssertEqual(state.backoffSteps, 60)
-        XCTAssertEqual(state.backoffLength, 120)
-        XCTAssertTrue(state.callerOnly)
-        onCaller(60)
+        // A worker preempted for a moment, once in a while (1.5 ms every 40 steps): the world stays on the workers.
+        for _ in 0..<10 { held(1_500_000); clean(39) }
         XCTAssertFalse(state.callerOnly)
-        // Good steps between stalls, as a shared core gives: the next stall backs off longer, not shorter.
-        clean(10)
-        held()
-        XCTAssertEqual(state.backoffSteps, 120)
+        XCTAssertEqual(state.backoffLength, WorkerState.shortestBackoff)
+        // A core held by another process: the worker runs in slices, and a step waits 4 ms for it every 10 steps.
+        // Within a few slices the stalls pass 10% of the time: one thread for 60 steps, the next back-off 120.
+        var slices = 0
+        while !state.callerOnly && slices < 10 { held(4_000_000); clean(9); slices += 1 }
+        XCTAssertLessThanOrEqual(slices, 3)
+        XCTAssertTrue(state.callerOnly)
+        XCTAssertEqual(state.backoffLength, 120)
+        onCaller(state.backoffSteps)
+        XCTAssertFalse(state.callerOnly)
+        // Good steps between stalls, as a shared core gives: the next back-off is longer, not shorter.
+        slices = 0
+        while !state.callerOnly && slices < 10 { held(4_000_000); clean(9); slices += 1 }
+        XCTAssertTrue(state.callerOnly)
         XCTAssertEqual(state.backoffLength, 240)
-        onCaller(120)
-        // A wait under a quarter of the parallel time is no stall.
-        state.recordStep(stalled: 24_000, parallel: 100_000, step: 120_000)
+        onCaller(state.backoffSteps)
+        // A wait under a quarter of the parallel time is no stall for the shortening.
+        state.recordStep(stalled: 90_000, parallel: 400_000, step: 500_000)
         XCTAssertFalse(state.callerOnly)
         // 240 clean steps in a row halve the back-off, and 120 more halve it again.
         clean(239)
@@ -213,9 +224,20 @@ final class WorkerTests: XCTestCase {
         onWorkers(1, step: 100_000)
         XCTAssertEqual(state.backoffSteps, 60)
         XCTAssertEqual(state.backoffLength, 120)
-        // Within 5%: no back-off.
+        // After a back-off the next trial comes 12 steps on the workers later; one thread still faster: the next
+        // back-off is twice as long.
         onCaller(60, step: 90_000)
-        onWorkers(240, step: 100_000)
+        onWorkers(11, step: 100_000)
+        XCTAssertFalse(state.callerOnly)
+        onWorkers(1, step: 100_000)
+        XCTAssertTrue(state.callerOnly)
+        onCaller(4, step: 90_000)
+        onWorkers(4, step: 100_000)
+        XCTAssertEqual(state.backoffSteps, 120)
+        XCTAssertEqual(state.backoffLength, 240)
+        // Within 5%: no back-off, and the trial after comes 240 steps on.
+        onCaller(120, step: 90_000)
+        onWorkers(12, step: 100_000)
         onCaller(4, step: 97_000)
         onWorkers(4, step: 100_000)
         XCTAssertEqual(state.backoffSteps, 0)

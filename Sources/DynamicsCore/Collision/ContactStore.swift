@@ -23,6 +23,9 @@ struct Contact {
         self.shapePair = shapePair; self.friction = friction; self.restitution = restitution
     }
 
+    /// A record that stands for no contact, where a list is grown before its records are written.
+    static let unused = Contact(bodyPair: 0, shapePair: 0, manifold: Manifold(), friction: 0, restitution: 0, touching: false)
+
     @inline(__always) var bodyA: Int32 { Int32(truncatingIfNeeded: bodyPair >> 32) }
     @inline(__always) var bodyB: Int32 { Int32(truncatingIfNeeded: bodyPair & 0xFFFF_FFFF) }
     @inline(__always) static func < (a: Contact, b: Contact) -> Bool {

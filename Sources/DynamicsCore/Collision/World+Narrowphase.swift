@@ -145,10 +145,14 @@ extension World {
             var ended = self.contactEndedEvents; self.contactEndedEvents = []
             var began = self.contactBeganEvents; self.contactBeganEvents = []
             var wakeList = self.islandStore.wakeList; self.islandStore.wakeList = []
-            contacts.removeAll(keepingCapacity: true)
+            // The list's records are overwritten in place when the workers join their chunks (below); else it is
+            // emptied before it is filled.
             // At most one contact per candidate pair of one-shape bodies: sized for that at once, with an eighth to spare.
             let pairCount = self.broadphase.pairs.count
-            if contacts.capacity < pairCount { contacts.reserveCapacity(pairCount + pairCount / 8) }
+            if contacts.capacity < pairCount {
+                contacts.removeAll(keepingCapacity: true)
+                contacts.reserveCapacity(pairCount + pairCount / 8)
+            }
             wakeList.removeAll(keepingCapacity: true)
             let generation = bodies.generation, materials = bodies.materials
             let sleepingIsland = bodies.sleepingIsland
@@ -356,6 +360,7 @@ extension World {
                 contacts = []; ended = []; began = []
                 defer { contacts = merge.contacts; ended = merge.ended; began = merge.began; reused = merge.reused }
                 guard let executor = executor(work: pairs.count, minimum: workers.parallelPairs) else {
+                    merge.contacts.removeAll(keepingCapacity: true)
                     mergeRange(0..<pairs.count, 0, oldCount, &merge, &wakeList, scratch)
                     return
                 }
@@ -390,9 +395,27 @@ extension World {
                     chunk.pointee = NarrowphaseChunk(contacts: part.contacts, ended: part.ended, began: part.began,
                                                      wake: wake, reused: part.reused)
                 }
+                // The chunks' contacts are copied into the list on the workers, each to its place in chunk order: the
+                // list keeps its old records (no deinitialization, nothing to free) and is cut or grown to the total
+                // first, so only growth is written on the caller's thread.
+                let place = workers.blockCounts
+                var total = 0
+                for k in 0..<chunkCount { place[k] = total; total += chunks.lists[k].contacts.count }
+                if merge.contacts.count > total {
+                    merge.contacts.removeLast(merge.contacts.count - total)
+                } else if merge.contacts.count < total {
+                    merge.contacts.append(contentsOf: repeatElement(Contact.unused, count: total - merge.contacts.count))
+                }
+                merge.contacts.withUnsafeMutableBufferPointer { list in
+                    let base = list.baseAddress
+                    runParallel(executor, chunkCount) { k in
+                        chunks.lists[k].contacts.withUnsafeBufferPointer { part in
+                            if let from = part.baseAddress { (base! + place[k]).update(from: from, count: part.count) }
+                        }
+                    }
+                }
                 for k in 0..<chunkCount {
                     let chunk = chunks.lists[k]
-                    merge.contacts.append(contentsOf: chunk.contacts)
                     merge.ended.append(contentsOf: chunk.ended)
                     merge.began.append(contentsOf: chunk.began)
                     wakeList.append(contentsOf: chunk.wake)

@@ -19,6 +19,15 @@ struct WorkerState {
     var backoffLength = WorkerState.shortestBackoff
     /// Steps on the workers since the last stall (`updateWorkerBackoff`).
     var stepsSinceStall = 0
+    /// The time the steps on the workers waited for a participant that was not running (stalled), and their time,
+    /// nanoseconds, each summed over about the last 64 such steps (each step's sum loses a 64th before the step's is
+    /// added).
+    var stallWindow: Int64 = 0, stepWindow: Int64 = 0
+    /// The world backs off when over this share of its recent time on the workers (`stallWindow` against
+    /// `stepWindow`) was stalled: a core held by another process gives a worker its time in slices of a few
+    /// milliseconds, each of which stalls a step by as much; a shared host that preempts a worker now and then for a
+    /// millisecond or two stays on the workers.
+    static let stallShareToBackOff = 0.10
     /// The trial of one thread: every `trialInterval` steps on the workers, `trialLength` steps run on the caller's
     /// thread alone, and their time is set against the mean of the `trialLength` steps on the workers before them and
     /// the `trialLength` after (a scene whose steps grow cheaper as it calms would otherwise make one thread look
@@ -34,8 +43,11 @@ struct WorkerState {
     var workersWindow: Int64 = 0, callerWindow: Int64 = 0, workersAfterWindow: Int64 = 0
     static let trialInterval = 240
     static let trialLength = 4
-    /// The first trial comes sooner, once the workers have run a few steps.
+    /// The first trial comes sooner, once the workers have run a few steps; so does the first after a back-off (a
+    /// core held by another process keeps the world on one thread, its back-offs doubling, and is not given 240 steps
+    /// on the workers between them). The workers' first steps, which wake the pool, are not timed for it.
     static let firstTrial = 32
+    static let trialAfterBackoff = 12
     /// Whether this step runs on the caller's thread alone (a back-off or a trial).
     var callerOnly: Bool { backoffSteps > 0 || trialLeft > 0 }
     /// Back-offs last from one second of steps to a minute.
@@ -93,17 +105,25 @@ extension WorkerState {
             return
         }
         guard parallel > 0 else { return }
-        if stalled * 4 > parallel {
+        // The window starts as if the steps before had run this long, unstalled.
+        if stepWindow == 0 { stepWindow = 64 * step }
+        stallWindow += stalled - stallWindow / 64
+        stepWindow += step - stepWindow / 64
+        if Double(stallWindow) > WorkerState.stallShareToBackOff * Double(stepWindow) {
             backOff()
             return
         }
-        // The back-off shortens again only after as many steps in a row without a stall: a core shared with
-        // another process gives the worker its time in slices, and a few good steps between them do not mean the
-        // core is free.
-        stepsSinceStall += 1
-        if stepsSinceStall >= backoffLength {
-            backoffLength = Swift.max(backoffLength / 2, WorkerState.shortestBackoff)
+        // The back-off shortens again only after as many steps in a row without a stall (a wait over a quarter of
+        // the step's parallel time): a core shared with another process gives the worker its time in slices, and a
+        // few good steps between them do not mean the core is free.
+        if stalled * 4 > parallel {
             stepsSinceStall = 0
+        } else {
+            stepsSinceStall += 1
+            if stepsSinceStall >= backoffLength {
+                backoffLength = Swift.max(backoffLength / 2, WorkerState.shortestBackoff)
+                stepsSinceStall = 0
+            }
         }
         if afterTrialLeft > 0 {
             workersAfterWindow += step
@@ -128,10 +148,11 @@ extension WorkerState {
 
     /// Runs the next `backoffLength` steps on the caller's thread, and doubles the length of the next back-off.
     private mutating func backOff() {
+        stallWindow = 0
         backoffSteps = backoffLength
         backoffLength = Swift.min(2 * backoffLength, WorkerState.longestBackoff)
         stepsSinceStall = 0
-        untilTrial = WorkerState.trialInterval
+        untilTrial = WorkerState.trialAfterBackoff
         workersWindow = 0
         afterTrialLeft = 0
     }
@@ -208,9 +229,10 @@ extension World {
         workers.parallelNanoseconds &+= (clock.now - start).nanoseconds
     }
 
-    /// Once per step: when participants of this step's passes waited, for blocks or tasks another had claimed, more
-    /// than a quarter of the passes' time, a worker was not running (another process holds its core) and spinning for
-    /// it costs more than it saves. The step then runs on the caller's thread alone for a while (a second of steps,
+    /// Once per step: when participants of the passes waited, for blocks or tasks another had claimed, a worker was
+    /// not running (another process holds its core); when such waits took over `WorkerState.stallShareToBackOff` of
+    /// the last steps' time, spinning for it costs more than it saves. The step then runs on the caller's thread
+    /// alone for a while (a second of steps,
     /// doubling while it recurs, up to a minute), and tries its workers again. So it does when a trial of one thread
     /// (`WorkerState.trialLength` steps every `trialInterval`) took less time than the workers' steps on either side
     /// of it. The results are the same either way.
