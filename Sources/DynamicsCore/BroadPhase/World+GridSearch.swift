@@ -301,7 +301,7 @@ extension World {
             var cellEntries = self.broadphase.cellEntries; self.broadphase.cellEntries = []
             cellEntries.removeAll(keepingCapacity: true)
             defer { self.broadphase.cellEntries = cellEntries }
-            if cellEntries.capacity < entryTotal { cellEntries.reserveCapacity(entryTotal + entryTotal / 8) }
+            if cellEntries.capacity < entryTotal { cellEntries.reserveCapacity(grownCapacity(entryTotal, from: cellEntries.capacity)) }
             for s in 0..<n {
                 guard let c = cells(s) else { continue }
                 for y in c.y0...c.y1 {

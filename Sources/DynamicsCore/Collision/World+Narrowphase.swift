@@ -147,11 +147,11 @@ extension World {
             var wakeList = self.islandStore.wakeList; self.islandStore.wakeList = []
             // The list's records are overwritten in place when the workers join their chunks (below); else it is
             // emptied before it is filled.
-            // At most one contact per candidate pair of one-shape bodies: sized for that at once, with an eighth to spare.
+            // At most one contact per candidate pair of one-shape bodies: sized for that at once (`grownCapacity`).
             let pairCount = self.broadphase.pairs.count
             if contacts.capacity < pairCount {
                 contacts.removeAll(keepingCapacity: true)
-                contacts.reserveCapacity(pairCount + pairCount / 8)
+                contacts.reserveCapacity(grownCapacity(pairCount, from: contacts.capacity))
             }
             wakeList.removeAll(keepingCapacity: true)
             let generation = bodies.generation, materials = bodies.materials

@@ -207,10 +207,10 @@ struct StepTable<Element>: RandomAccessCollection {
         count = 0
         let stride = MemoryLayout<Element>.stride
         let elements = (bytes + stride - 1) / stride
-        // Exactly the first time; growing again, with an eighth to spare (as the step sizes its tables), so a
-        // slowly growing need does not reallocate every step.
+        // Exactly the first time; growing again, as the step's tables grow (`grownCapacity`), so a slowly growing
+        // need does not reallocate every step.
         if elements > storage.capacity {
-            storage.reserveExactly(storage.capacity == 0 ? elements : elements + elements / 8, count: 0)
+            storage.reserveExactly(storage.capacity == 0 ? elements : grownCapacity(elements, from: storage.capacity), count: 0)
         }
         lent = true
         return UnsafeMutableRawPointer(storage.base)
@@ -266,3 +266,9 @@ struct StepTable<Element>: RandomAccessCollection {
         try values.withUnsafeBufferPointer(body)
     }
 }
+
+/// The capacity a step's table takes when it must grow to hold `need`: an eighth to spare, and at least twice what it
+/// had, so a count that climbs over many steps (a landing wave's contacts, from hundreds to tens of thousands)
+/// reallocates a few times, not every few steps (each time a fresh buffer, its pages faulted in). A table holding over
+/// 2¼ times its need is given back (`World.releaseUnusedScratch`): one just grown holds at most twice.
+@inline(__always) func grownCapacity(_ need: Int, from capacity: Int) -> Int { Swift.max(need + need / 8, 2 * capacity) }

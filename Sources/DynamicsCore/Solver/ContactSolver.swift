@@ -89,8 +89,8 @@ extension World {
             buildWideContacts(overflowSoftness: soft)
             return
         }
-        // One constraint per contact: sized for them at once, with an eighth to spare (not doubled by appending).
-        if contactSolver.scalar.capacity < contactStore.contacts.count { contactSolver.scalar.reserveCapacity(contactStore.contacts.count + contactStore.contacts.count / 8) }
+        // One constraint per contact: sized for them at once (`grownCapacity`), not grown by appending.
+        if contactSolver.scalar.capacity < contactStore.contacts.count { contactSolver.scalar.reserveCapacity(grownCapacity(contactStore.contacts.count, from: contactSolver.scalar.capacity)) }
         for k in 0..<contactStore.contacts.count { contactSolver.scalar.append(scalarConstraint(contact: k, soft: soft)) }
     }
 

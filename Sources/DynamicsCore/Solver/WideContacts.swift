@@ -182,7 +182,7 @@ extension World {
             contactSolver.colorStart = [Int](repeating: 0, count: World.overflowColor + 2)
         }
         contactSolver.colored.removeAll(keepingCapacity: true)
-        if contactSolver.colored.capacity < count { contactSolver.colored.reserveCapacity(count + count / 8) }
+        if contactSolver.colored.capacity < count { contactSolver.colored.reserveCapacity(grownCapacity(count, from: contactSolver.colored.capacity)) }
         // With workers, the contacts' slot pairs are read out first, on the workers, into the list the coloring then
         // fills in place: the coloring's one pass reads 8 bytes a contact instead of a 112-byte record.
         let slotsFirst = executor(work: count, minimum: workers.parallelColoring) != nil
@@ -270,14 +270,14 @@ extension World {
             contactSolver.velocity[0] = .zero
             contactSolver.pose[0] = SIMD4(0, 0, 1, 0)
             contactSolver.posesStale = true
-            // Sized for this step's batches at once (a quarter of each color, rounded up), with an eighth to spare.
+            // Sized for this step's batches at once (a quarter of each color, rounded up; `grownCapacity`).
             var batchCount = 0, colorStart = 0
             for color in 0..<World.overflowColor {
                 let end = contactSolver.colorStart[color]
                 batchCount += (end - colorStart + 3) / 4
                 colorStart = end
             }
-            if contactSolver.wide.capacity < batchCount { contactSolver.wide.reserveCapacity(batchCount + batchCount / 8) }
+            if contactSolver.wide.capacity < batchCount { contactSolver.wide.reserveCapacity(grownCapacity(batchCount, from: contactSolver.wide.capacity)) }
             // Each batch is written in place (appending one by one copies each 672-byte batch through the stack).
             let firstBatch = contactSolver.wide.count
             let batchOut = contactSolver.wide.extend(by: batchCount)

@@ -113,9 +113,10 @@ extension World {
 
     /// Gives back scratch capacity after a transient peak (a landing wave can need four times the contacts of the
     /// pile that follows, and a pile that falls asleep needs none). The contact lists, constraints, wide batches
-    /// and cell entries are sized each step for what it needs, with an eighth to spare; a table holding more than
-    /// twice that (and past a floor) is given back and sized afresh by the next step, so a steady step never
-    /// reallocates and a count must halve before its table shrinks. Pairs, the broadphase's candidates and the
+    /// and cell entries are sized each step for what it needs, with an eighth to spare, growing at least twofold
+    /// (`grownCapacity`); a table holding more than twice the need and its eighth (and past a floor) is given back and
+    /// sized afresh by the next step, so a steady step never reallocates and a count must halve before its table
+    /// shrinks. Pairs, the broadphase's candidates and the
     /// coloring's lists, which grow by appending, are given back below a quarter of their capacity.
     func releaseUnusedScratch() {
         if bodies.awakeCount == 0 && jointStore.awake.isEmpty { releaseScratchAtRest(); return }
