@@ -2,6 +2,7 @@ import Dispatch
 import XCTest
 @testable import DynamicsCore
 import DynamicsScenes
+import DynamicsSIMD
 
 /// The step on several threads: the same state to the bit for every worker count and executor.
 final class WorkerTests: XCTestCase {
@@ -9,8 +10,8 @@ final class WorkerTests: XCTestCase {
     /// many passes were handed to the executor.
     /// The hash also covers every step's contact events, in order (the narrowphase makes them, in chunks on
     /// several workers); the narrowphase and the broadphase's passes (the pair sort, the cells' placement and the
-    /// movers' search too) and the coloring's read of the contacts' slots go parallel from 64 pairs, bodies, keys, cell
-    /// entries or contacts (4 movers) here, to reach them with small scenes.
+    /// movers' search too), the coloring's read of the contacts' slots, the rest test and the islands' union-find go
+    /// parallel from 64 pairs, bodies, keys, cell entries or contacts (4 movers) here, to reach them with small scenes.
     func run(_ scene: BenchmarkScene, steps: Int, substeps: Int = 4, workers: Int = 1,
              executor: StepExecutor? = nil, settings: WorldSettings = WorldSettings()) throws -> (hash: UInt64, parallel: Int) {
         let world = try World(settings: settings)
@@ -21,7 +22,7 @@ final class WorkerTests: XCTestCase {
         world.workers.parallelCellEntries = 64; world.workers.cellEntryBlock = 64
         world.workers.parallelSortKeys = 64; world.workers.sortBlock = 32
         world.workers.parallelMovers = 4; world.workers.moverBlock = 2
-        world.workers.parallelColoring = 64
+        world.workers.parallelColoring = 64; world.workers.parallelRestTest = 64; world.workers.parallelUnion = 64
         if let executor { world.setExecutor(executor) }
         _ = try world.build(scene)
         var events: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -125,6 +126,32 @@ final class WorkerTests: XCTestCase {
         var few: [UInt64] = [3, 1, 2]
         XCTAssertFalse(world.sortPairsOnWorkers(&few), "below the minimum the caller sorts")
         XCTAssertEqual(few, [3, 1, 2])
+    }
+
+    /// The union-find joined from four threads at once (DynamicsUnion.h) leaves the table one thread's joins leave:
+    /// every index pointing at the smallest of its group.
+    func test_concurrentUnionFind_leavesTheSerialTable() {
+        var rng = SplitMix64(state: 7)
+        let n = 5000
+        for edgeCount in [10, 2000, 20000] {
+            let edges = (0..<edgeCount).map { _ in (Int32.random(in: 0..<Int32(n), using: &rng), Int32.random(in: 0..<Int32(n), using: &rng)) }
+            var serial = (0..<Int32(n)).map { $0 }
+            serial.withUnsafeMutableBufferPointer { p in
+                for (a, b) in edges { UnionFind.join(p.baseAddress!, a, b) }
+                for s in 0..<Int32(n) { _ = UnionFind.root(p.baseAddress!, s) }
+            }
+            var shared = (0..<Int32(n)).map { $0 }
+            shared.withUnsafeMutableBufferPointer { p in
+                nonisolated(unsafe) let table = p.baseAddress!
+                DispatchQueue.concurrentPerform(iterations: 4) { k in
+                    for e in stride(from: k, to: edgeCount, by: 4) { dk_union_join(table, edges[e].0, edges[e].1) }
+                }
+                DispatchQueue.concurrentPerform(iterations: 4) { k in
+                    dk_union_flatten(table, k * n / 4, (k + 1) * n / 4)
+                }
+            }
+            XCTAssertEqual(shared, serial, "\(edgeCount) edges")
+        }
     }
 
     func test_workerCount_defaultsToTheCores_andIsChecked() throws {

@@ -1,3 +1,4 @@
+import DynamicsSIMD
 // Islands and sleeping.
 //
 // Each step, the awake bodies are grouped into islands with a union-find over touching contacts (with points)
@@ -36,62 +37,65 @@ extension World {
         let maxTurn = ang * window                  // 1 degree
         let halfTurn2 = 0.5 * maxTurn * maxTurn, halfDrift2 = 0.5 * maxDrift * maxDrift
         let invWindow = 1 / window
-        var ready = false
-        for s in 0..<n {
-            // At rest: on average slower than about 1 pt/s and 2 degrees/s since the rest window began. A body
-            // that vibrates in place (a corner settling in a pile) rests; one drifting or swinging does not. A
-            // speed over 4x the thresholds now always restarts the window. Rotation that moves no point of the
-            // body more than the linear threshold also counts as rest, so tiny items are not held awake by turns
-            // nobody can see.
-            //
-            // "Now" is by both the velocity the body ends the step with and the step's move: an item jammed
-            // between its neighbors can end every step with a velocity it never moves by (the next step's solve
-            // takes it back before the move), and one rattling in place moves back and forth within the step
-            // while ending each with almost none. Either rests; a body that is moving shows it in both.
-            let e = ext[s]
-            var fast = lengthSquared(vel[s]) > 16 * lin * lin
-            if fast, let (p0, _) = start { fast = lengthSquared(invDt * (pos[s] - p0[s])) > 16 * lin * lin }
-            if !fast {
-                let w = abs(angVel[s])
-                fast = w > 4 * ang && w * e > 4 * lin
-                // The turn by its sine, unless the body spins at a quarter turn a step or more, where the sine no
-                // longer tells.
-                if fast && w < quarterTurnRate, let (_, q0) = start {
-                    let q = rot[s], a = q0[s]
-                    let turn = invDt * abs(a.c * q.s - a.s * q.c)
-                    fast = turn > 4 * ang && turn * e > 4 * lin
+        // Each body writes its own slots only: blocks of them run on the workers, the same bits as one pass.
+        return anyInBlocks(count: n, minimumBlock: 2048, parallelMinimum: workers.parallelRestTest) { range in
+            var ready = false
+            for s in range {
+                // At rest: on average slower than about 1 pt/s and 2 degrees/s since the rest window began. A body
+                // that vibrates in place (a corner settling in a pile) rests; one drifting or swinging does not. A
+                // speed over 4x the thresholds now always restarts the window. Rotation that moves no point of the
+                // body more than the linear threshold also counts as rest, so tiny items are not held awake by turns
+                // nobody can see.
+                //
+                // "Now" is by both the velocity the body ends the step with and the step's move: an item jammed
+                // between its neighbors can end every step with a velocity it never moves by (the next step's solve
+                // takes it back before the move), and one rattling in place moves back and forth within the step
+                // while ending each with almost none. Either rests; a body that is moving shows it in both.
+                let e = ext[s]
+                var fast = lengthSquared(vel[s]) > 16 * lin * lin
+                if fast, let (p0, _) = start { fast = lengthSquared(invDt * (pos[s] - p0[s])) > 16 * lin * lin }
+                if !fast {
+                    let w = abs(angVel[s])
+                    fast = w > 4 * ang && w * e > 4 * lin
+                    // The turn by its sine, unless the body spins at a quarter turn a step or more, where the sine no
+                    // longer tells.
+                    if fast && w < quarterTurnRate, let (_, q0) = start {
+                        let q = rot[s], a = q0[s]
+                        let turn = invDt * abs(a.c * q.s - a.s * q.c)
+                        fast = turn > 4 * ang && turn * e > 4 * lin
+                    }
                 }
-            }
-            if fast {
-                // Too fast to be resting: the clock reads −1, "not started, anchor stale", so a moving body costs
-                // one store; the first slow step sets the anchor.
-                sleepTime[s] = -1
-                continue
-            }
-            let before = sleepTime[s]
-            let drift = lengthSquared(pos[s] - anchor[s]) > maxDrift * maxDrift
-            // Turned more than T = max(maxTurn, maxDrift / extent) since the anchor: 1 − cos Δθ > T²/2, which
-            // avoids an atan2 per body (the two agree to 2% for T ≤ 0.5 rad); written without a division.
-            let a = anchorRot[s], b = rot[s]
-            let oneMinusCos = 1 - (a.c * b.c + a.s * b.s)
-            let turnedTooFar = oneMinusCos > halfTurn2 && (e <= 0 || oneMinusCos * (e * e) > halfDrift2)
-            if before < 0 || drift || turnedTooFar {
-                sleepTime[s] = 0
-                anchor[s] = pos[s]
-                anchorRot[s] = rot[s]
-            } else {
-                // The average is taken over each half second in turn: after a full window at rest the anchor
-                // moves up, so a body waiting for the rest of its island is judged on its recent motion, not on
-                // how far it crept since it first stopped.
-                sleepTime[s] = before + dt
-                if restWindowIndex(sleepTime[s] * invWindow) != restWindowIndex(before * invWindow) {
+                if fast {
+                    // Too fast to be resting: the clock reads −1, "not started, anchor stale", so a moving body costs
+                    // one store; the first slow step sets the anchor.
+                    sleepTime[s] = -1
+                    continue
+                }
+                let before = sleepTime[s]
+                let drift = lengthSquared(pos[s] - anchor[s]) > maxDrift * maxDrift
+                // Turned more than T = max(maxTurn, maxDrift / extent) since the anchor: 1 − cos Δθ > T²/2, which
+                // avoids an atan2 per body (the two agree to 2% for T ≤ 0.5 rad); written without a division.
+                let a = anchorRot[s], b = rot[s]
+                let oneMinusCos = 1 - (a.c * b.c + a.s * b.s)
+                let turnedTooFar = oneMinusCos > halfTurn2 && (e <= 0 || oneMinusCos * (e * e) > halfDrift2)
+                if before < 0 || drift || turnedTooFar {
+                    sleepTime[s] = 0
                     anchor[s] = pos[s]
                     anchorRot[s] = rot[s]
+                } else {
+                    // The average is taken over each half second in turn: after a full window at rest the anchor
+                    // moves up, so a body waiting for the rest of its island is judged on its recent motion, not on
+                    // how far it crept since it first stopped.
+                    sleepTime[s] = before + dt
+                    if restWindowIndex(sleepTime[s] * invWindow) != restWindowIndex(before * invWindow) {
+                        anchor[s] = pos[s]
+                        anchorRot[s] = rot[s]
+                    }
+                    if sleepTime[s] >= window { ready = true }
                 }
-                if sleepTime[s] >= window { ready = true }
             }
+            return ready
         }
-        return ready
     }
 
     /// Puts to sleep every island whose bodies have all rested for `timeToSleep`.
@@ -109,6 +113,33 @@ extension World {
             if !unchanged { islandStore.unionParent.withUnsafeMutableBufferPointer { parent in
                 for s in 0..<n { parent[s] = Int32(s) }
                 let table = parent.baseAddress!
+                let contactCount = contactStore.contacts.count
+                if let executor = executor(work: contactCount, minimum: workers.parallelUnion) {
+                    // On the workers: blocks of contacts joined at once (DynamicsUnion.h), then the joints here, then
+                    // blocks of slots pointed at their roots: each root the smallest slot of its group, as below.
+                    let blocks = Swift.max(2, Swift.min(WorkerState.maximumBlocks / 4, contactCount / 4096))
+                    contactStore.contacts.withUnsafeBufferPointer { cs in
+                        bodies.slot.withUnsafeBufferPointer { slot in
+                            runParallel(executor, blocks) { k in
+                                for c in World.block(k, of: blocks, count: contactCount) where cs[c].manifold.pointCount > 0 {
+                                    let sa = slot[Int(cs[c].bodyA)], sb = slot[Int(cs[c].bodyB)]
+                                    if Int(sa) < n && Int(sb) < n { dk_union_join(table, sa, sb) }
+                                }
+                            }
+                        }
+                    }
+                    for j in jointStore.awake {
+                        let jr = jointStore.records[Int(j)]
+                        guard jr.bodyA >= 0, jr.bodyB >= 0 else { continue }
+                        let sa = bodies.slot[Int(jr.bodyA)], sb = bodies.slot[Int(jr.bodyB)]
+                        if Int(sa) < n && Int(sb) < n { dk_union_join(table, sa, sb) }
+                    }
+                    runParallel(executor, blocks) { k in
+                        let range = World.block(k, of: blocks, count: n)
+                        dk_union_flatten(table, range.lowerBound, range.upperBound)
+                    }
+                    return
+                }
                 @inline(__always) func union(_ a: Int32, _ b: Int32) { UnionFind.join(table, a, b) }
                 for c in contactStore.contacts where c.manifold.pointCount > 0 {
                     let sa = bodies.slot[Int(c.bodyA)], sb = bodies.slot[Int(c.bodyB)]

@@ -81,6 +81,9 @@ struct WorkerState {
     var moverBlock = 128, parallelMovers = 256
     /// The fewest contacts for which the coloring reads their bodies' slots on the workers first (`colorContacts`).
     var parallelColoring = 8192
+    /// The fewest awake bodies for which the rest test runs on the workers, and the fewest contacts for which the
+    /// islands' union-find does.
+    var parallelRestTest = 4096, parallelUnion = 8192
     /// The same for rod batches (cheaper than contacts: more of them make a block and a pass).
     static let rodBlock = 32
     static let parallelRodBatches = 256

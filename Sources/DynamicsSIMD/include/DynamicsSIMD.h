@@ -9,6 +9,7 @@
 #include "DynamicsContacts.h"
 #include "DynamicsRods.h"
 #include "DynamicsPool.h"
+#include "DynamicsUnion.h"
 
 typedef float dk_float4 __attribute__((ext_vector_type(4)));
 
