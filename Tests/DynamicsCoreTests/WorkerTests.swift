@@ -10,8 +10,9 @@ final class WorkerTests: XCTestCase {
     /// many passes were handed to the executor.
     /// The hash also covers every step's contact events, in order (the narrowphase makes them, in chunks on
     /// several workers); the narrowphase and the broadphase's passes (the pair sort, the cells' placement and the
-    /// movers' search too), the coloring's read of the contacts' slots, the rest test and the islands' union-find go
-    /// parallel from 64 pairs, bodies, keys, cell entries or contacts (4 movers) here, to reach them with small scenes.
+    /// movers' search too), the coloring's read of the contacts' slots, the velocity integration, the rest test and
+    /// the islands' union-find go parallel from 64 pairs, bodies, keys, cell entries or contacts (4 movers) here, to
+    /// reach them with small scenes.
     func run(_ scene: BenchmarkScene, steps: Int, substeps: Int = 4, workers: Int = 1,
              executor: StepExecutor? = nil, settings: WorldSettings = WorldSettings()) throws -> (hash: UInt64, parallel: Int) {
         let world = try World(settings: settings)
@@ -23,6 +24,7 @@ final class WorkerTests: XCTestCase {
         world.workers.parallelSortKeys = 64; world.workers.sortBlock = 32
         world.workers.parallelMovers = 4; world.workers.moverBlock = 2
         world.workers.parallelColoring = 64; world.workers.parallelRestTest = 64; world.workers.parallelUnion = 64
+        world.workers.parallelIntegration = 64
         if let executor { world.setExecutor(executor) }
         _ = try world.build(scene)
         var events: UInt64 = 0xcbf2_9ce4_8422_2325

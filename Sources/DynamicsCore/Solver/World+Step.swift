@@ -102,11 +102,13 @@ extension World {
         bodies.withColumns { columns in
             let n = bodies.awakeCount, vel = columns.velocity, angVel = columns.angularVelocity
             let m = settings.maximumLinearSpeed, m2 = m * m, w = settings.maximumAngularSpeed
-            for s in 0..<n {
-                let v = vel[s], l2 = lengthSquared(v)
-                if l2 > m2 { vel[s] = (m / l2.squareRoot()) * v }
-                let spin = angVel[s]
-                if Swift.abs(spin) > w { angVel[s] = spin > 0 ? w : -w }
+            forEachBlock(count: n, minimumBlock: 4096, parallelMinimum: workers.parallelIntegration) { range in
+                for s in range {
+                    let v = vel[s], l2 = lengthSquared(v)
+                    if l2 > m2 { vel[s] = (m / l2.squareRoot()) * v }
+                    let spin = angVel[s]
+                    if Swift.abs(spin) > w { angVel[s] = spin > 0 ? w : -w }
+                }
             }
         }
     }
@@ -274,20 +276,25 @@ extension World {
             let n = bodies.awakeCount
             let vel = columns.velocity, angVel = columns.angularVelocity, rot = columns.rotation
             if fieldStore.active { prepareFieldColumns(count: n) }
+            // Each body on its own: in blocks on the workers for many bodies (each block's components start at a
+            // multiple of 4, as one pass groups them, though every component's arithmetic is its own anyway).
             withLinearTerms(count: n) { a4, a1, d in
                 let v = floats(vel)
-                @inline(__always) func run<D: LinearDamping>(_ d: D) {
-                    var k = 0
-                    while k + 4 <= 2 * n {
+                @inline(__always) func run<D: LinearDamping>(_ d: D, _ range: Range<Int>) {
+                    var k = 2 * range.lowerBound
+                    let end = 2 * range.upperBound
+                    while k + 4 <= end {
                         store4(d.apply(load4(v, k) + h * a4(k), d.factor4(k)), v, k)
                         k += 4
                     }
-                    while k < 2 * n {
+                    while k < end {
                         v[k] = d.apply(v[k] + h * a1(k), d.factor1(k))
                         k += 1
                     }
                 }
-                if let d { run(DampingColumn(factors: d)) } else { run(NoDamping()) }
+                forEachBlock(count: n, minimumBlock: 4096, parallelMinimum: workers.parallelIntegration) { range in
+                    if let d { run(DampingColumn(factors: d), range) } else { run(NoDamping(), range) }
+                }
             }
             // Torque and angular damping where their columns are present (a zero term and a factor of 1 left out).
             let invI = columns.invInertia
@@ -297,13 +304,17 @@ extension World {
                     let q = rot[s]
                     return angVel[s] + h * invI[s] * (q.c * tA[s] - q.s * tB[s])
                 }
-                if let angDamp {
-                    for s in 0..<n { angVel[s] = torqued(s) * angDamp[s] }
-                } else {
-                    for s in 0..<n { angVel[s] = torqued(s) }
+                forEachBlock(count: n, minimumBlock: 4096, parallelMinimum: workers.parallelIntegration) { range in
+                    if let angDamp {
+                        for s in range { angVel[s] = torqued(s) * angDamp[s] }
+                    } else {
+                        for s in range { angVel[s] = torqued(s) }
+                    }
                 }
             } else if let angDamp {
-                for s in 0..<n { angVel[s] = angVel[s] * angDamp[s] }
+                forEachBlock(count: n, minimumBlock: 4096, parallelMinimum: workers.parallelIntegration) { range in
+                    for s in range { angVel[s] = angVel[s] * angDamp[s] }
+                }
             }
             if fieldStore.motion.active {
                 fieldStore.motion.apply(h: h, springWeight: springWeight, velocity: vel, position: columns.position, count: n)
