@@ -24,7 +24,7 @@ final class WorkerTests: XCTestCase {
         world.workers.parallelSortKeys = 64; world.workers.sortBlock = 32
         world.workers.parallelMovers = 4; world.workers.moverBlock = 2
         world.workers.parallelColoring = 64; world.workers.parallelRestTest = 64; world.workers.parallelUnion = 64
-        world.workers.parallelIntegration = 64
+        world.workers.parallelIntegration = 64; world.workers.parallelPackedCopy = 64
         if let executor { world.setExecutor(executor) }
         _ = try world.build(scene)
         var events: UInt64 = 0xcbf2_9ce4_8422_2325

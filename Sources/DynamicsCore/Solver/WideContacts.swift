@@ -459,16 +459,19 @@ extension World {
             let packedVel = contactSolver.velocity.rawBytes, packedPose = contactSolver.pose.rawBytes
             let copyPoses = contactSolver.posesStale && !warmStart
             if copyPoses { contactSolver.posesStale = false }
+            // The copies run in blocks of entries on the workers for many bodies (each entry is one body's).
             if load || copyPoses { contactSolver.bodies.withUnsafeBufferPointer { list in
-                for e in 1..<list.count {
-                    let s = Int(list[e])
-                    if load {
-                        let v = vel[s]
-                        (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
-                    }
-                    if copyPoses {
-                        let p = pos[s], q = rot[s]
-                        (packedPose + 16 &* e).storeBytes(of: V(p.x, p.y, q.c, q.s), as: V.self)
+                forEachBlock(count: list.count - 1, minimumBlock: 2048, parallelMinimum: workers.parallelPackedCopy) { range in
+                    for e in (range.lowerBound + 1)..<(range.upperBound + 1) {
+                        let s = Int(list[e])
+                        if load {
+                            let v = vel[s]
+                            (packedVel + 16 &* e).storeBytes(of: V(v.x, v.y, angVel[s], 0), as: V.self)
+                        }
+                        if copyPoses {
+                            let p = pos[s], q = rot[s]
+                            (packedPose + 16 &* e).storeBytes(of: V(p.x, p.y, q.c, q.s), as: V.self)
+                        }
                     }
                 }
             } }
@@ -497,10 +500,12 @@ extension World {
             }
             guard store else { return }
             contactSolver.bodies.withUnsafeBufferPointer { list in
-                for e in 1..<list.count where list[e] < awake {
-                    let v = (packedVel + 16 &* e).load(as: V.self)
-                    vel[Int(list[e])] = Vec2(v[0], v[1])
-                    angVel[Int(list[e])] = v[2]
+                forEachBlock(count: list.count - 1, minimumBlock: 2048, parallelMinimum: workers.parallelPackedCopy) { range in
+                    for e in (range.lowerBound + 1)..<(range.upperBound + 1) where list[e] < awake {
+                        let v = (packedVel + 16 &* e).load(as: V.self)
+                        vel[Int(list[e])] = Vec2(v[0], v[1])
+                        angVel[Int(list[e])] = v[2]
+                    }
                 }
             }
         }

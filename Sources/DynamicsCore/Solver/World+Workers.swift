@@ -84,8 +84,9 @@ struct WorkerState {
     /// The fewest awake bodies for which the rest test runs on the workers, and the fewest contacts for which the
     /// islands' union-find does.
     var parallelRestTest = 4096, parallelUnion = 8192
-    /// The fewest awake bodies for which the substeps' velocity integration and the speed limits run on the workers.
-    var parallelIntegration = 8192
+    /// The fewest awake bodies for which the substeps' velocity integration and the speed limits run on the workers,
+    /// and the fewest bodies of the contacts' packed state for which its copies do.
+    var parallelIntegration = 8192, parallelPackedCopy = 4096
     /// The same for rod batches (cheaper than contacts: more of them make a block and a pass).
     static let rodBlock = 32
     static let parallelRodBatches = 256
