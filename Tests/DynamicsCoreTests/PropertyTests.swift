@@ -343,15 +343,9 @@ final class PropertyTests: XCTestCase {
             let (searched, _, postB) = try make()
             searched.broadphase.incremental = false
             try searched.setWorkerCount(1)
-            // The kept candidates on three workers, every broadphase pass (and the coloring's read, the rest test and
-            // the islands' union-find) parallel from a few bodies, keys, movers or contacts.
+            // The kept candidates on three workers, every pass parallel from a few items.
             try kept.setWorkerCount(3)
-            kept.workers.parallelSweep = 16; kept.workers.sweepBlock = 16
-            kept.workers.parallelCandidates = 16; kept.workers.candidateBlock = 16
-            kept.workers.parallelCellEntries = 16; kept.workers.cellEntryBlock = 16
-            kept.workers.parallelSortKeys = 16; kept.workers.sortBlock = 8
-            kept.workers.parallelMovers = 2; kept.workers.moverBlock = 1
-            kept.workers.parallelColoring = 16; kept.workers.parallelRestTest = 16; kept.workers.parallelUnion = 16
+            kept.workers.handOutEveryPass(from: 16)
             func both(_ body: (World, BodyID) throws -> Void) rethrows {
                 try body(kept, postA); try body(searched, postB)
             }

@@ -9,22 +9,13 @@ final class WorkerTests: XCTestCase {
     /// Runs `scene` for `steps` steps on `workers` threads (or the host's `executor`); returns the state hash and how
     /// many passes were handed to the executor.
     /// The hash also covers every step's contact events, in order (the narrowphase makes them, in chunks on
-    /// several workers); the narrowphase and the broadphase's passes (the pair sort, the cells' placement and the
-    /// movers' search too), the coloring's read of the contacts' slots, the velocity integration, the rest test and
-    /// the islands' union-find go parallel from 64 pairs, bodies, keys, cell entries or contacts (4 movers) here, to
-    /// reach them with small scenes.
+    /// several workers); every pass that can run on the workers does from 64 items here (`handOutEveryPass`), to reach
+    /// them with small scenes.
     func run(_ scene: BenchmarkScene, steps: Int, substeps: Int = 4, workers: Int = 1,
              executor: StepExecutor? = nil, settings: WorldSettings = WorldSettings()) throws -> (hash: UInt64, parallel: Int) {
         let world = try World(settings: settings)
         try world.setWorkerCount(workers)
-        world.workers.parallelPairs = 64
-        world.workers.parallelSweep = 64; world.workers.sweepBlock = 64
-        world.workers.parallelCandidates = 64; world.workers.candidateBlock = 64
-        world.workers.parallelCellEntries = 64; world.workers.cellEntryBlock = 64
-        world.workers.parallelSortKeys = 64; world.workers.sortBlock = 32
-        world.workers.parallelMovers = 4; world.workers.moverBlock = 2
-        world.workers.parallelColoring = 64; world.workers.parallelRestTest = 64; world.workers.parallelUnion = 64
-        world.workers.parallelIntegration = 64; world.workers.parallelPackedCopy = 64
+        world.workers.handOutEveryPass(from: 64)
         if let executor { world.setExecutor(executor) }
         _ = try world.build(scene)
         var events: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -292,5 +283,21 @@ final class WorkerTests: XCTestCase {
             pool.run(count) { i in hits[i] += 1 }
             for i in 0..<count { XCTAssertEqual(hits[i], 1, "task \(i) of \(count)") }
         }
+    }
+}
+
+extension WorkerState {
+    /// Hands every pass that can run on the workers out from `minimum` items (pairs, bodies, keys, cell entries,
+    /// contacts; a sixteenth as many movers), in blocks of as many (keys: half), so that small scenes reach the
+    /// parallel paths.
+    mutating func handOutEveryPass(from minimum: Int) {
+        parallelPairs = minimum
+        parallelSweep = minimum; sweepBlock = minimum
+        parallelCandidates = minimum; candidateBlock = minimum
+        parallelCellEntries = minimum; cellEntryBlock = minimum
+        parallelSortKeys = minimum; sortBlock = Swift.max(1, minimum / 2)
+        parallelMovers = Swift.max(2, minimum / 16); moverBlock = Swift.max(1, minimum / 32)
+        parallelColoring = minimum; parallelRestTest = minimum; parallelUnion = minimum
+        parallelIntegration = minimum; parallelPackedCopy = minimum
     }
 }
