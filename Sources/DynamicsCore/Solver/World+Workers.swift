@@ -238,10 +238,9 @@ extension World {
     /// Once per step: when participants of the passes waited, for blocks or tasks another had claimed, a worker was
     /// not running (another process holds its core); when such waits took over `WorkerState.stallShareToBackOff` of
     /// the last steps' time, spinning for it costs more than it saves. The step then runs on the caller's thread
-    /// alone for a while (a second of steps,
-    /// doubling while it recurs, up to a minute), and tries its workers again. So it does when a trial of one thread
-    /// (`WorkerState.trialLength` steps every `trialInterval`) took less time than the workers' steps on either side
-    /// of it. The results are the same either way.
+    /// alone for a while (a second of steps, doubling while it recurs, up to a minute), and tries its workers again.
+    /// So it does when a trial of one thread (`WorkerState.trialLength` steps every `trialInterval`) took less time
+    /// than the workers' steps on either side of it. The results are the same either way.
     func updateWorkerBackoff(stepNanoseconds: Int64) {
         // The staged passes' waits, and the waits of the world's own pool for the other passes' tasks.
         let stalled = dk_stage_progress_take_stalled(workers.progress) + (workers.pool?.takeStalledNanoseconds() ?? 0)
