@@ -255,54 +255,23 @@ extension World {
     func exactPairs(_ frame: SweptFrame, pairs: inout [UInt64], reaches: inout [PairReach]) {
         exactSearch(n: frame.n, pairs: &pairs, boxes: frame.boxes, tight: frame.tight, sweep: frame.sweep)
         let sweep = frame.sweep, pos = frame.pos
-        /// Keeps the pairs of `range` that can close within the step (moved to `w` onwards, in order), appending their
-        /// reaches to `reaches`; returns where the kept ones end.
-        @inline(__always) func keep(_ pb: UnsafeMutableBufferPointer<UInt64>, _ range: Range<Int>, from w: Int,
-                                    _ slotOf: UnsafeBufferPointer<Int32>, _ reaches: inout [PairReach]) -> Int {
-            var w = w
-            for r in range {
-                let pair = pb[r]
-                let (sa, sb) = World.slots(of: pair, slotOf)
-                let reach = World.reach(sa, sb, dt: sweep.dt, margin: sweep.margin, pos: pos, vel: sweep.vel,
-                                        angVel: sweep.angVel, ext: sweep.ext, grav: sweep.grav, tight: nil)
-                if reach.apart { continue }
-                pb[w] = pair; w += 1
-                reaches.append(PairReach(spin: reach.spin, speculativeReach: reach.speculativeReach))
-            }
-            return w
-        }
         let count = pairs.count
+        var none: [UInt64] = []
         let kept = pairs.withUnsafeMutableBufferPointer { pb -> Int in
             frame.slotOf.withUnsafeBufferPointer { slotOf -> Int in
-                guard let executor = executor(work: count, minimum: workers.parallelCandidates) else {
-                    return keep(pb, 0..<count, from: 0, slotOf, &reaches)
-                }
-                // On the workers: blocks of pairs, each kept in place with its own reaches, then joined in block order
-                // (the same pairs and reaches in the same order as one pass).
-                let perBlock = Swift.max(workers.candidateBlock, (count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks)
-                let blocks = (count + perBlock - 1) / perBlock
-                if broadphase.blockReaches.count < blocks {
-                    broadphase.blockReaches.append(contentsOf: repeatElement([], count: blocks - broadphase.blockReaches.count))
-                }
-                let keptCounts = workers.blockCounts
-                return broadphase.blockReaches.withUnsafeMutableBufferPointer { reachLists in
-                    runParallel(executor, blocks) { k in
-                        // Taken out while filled (see `filterCandidates`).
-                        var blockReaches = reachLists[k]
-                        reachLists[k] = []
-                        blockReaches.removeAll(keepingCapacity: true)
-                        let from = k * perBlock
-                        keptCounts[k] = keep(pb, from..<Swift.min(from + perBlock, count), from: from, slotOf, &blockReaches) - from
-                        reachLists[k] = blockReaches
+                // The pairs that can close within the step, kept in place with their reaches.
+                keepInBlocks(pb, pairs: &none, reaches: &reaches) { range, _, reaches in
+                    var w = range.lowerBound
+                    for r in range {
+                        let pair = pb[r]
+                        let (sa, sb) = World.slots(of: pair, slotOf)
+                        let reach = World.reach(sa, sb, dt: sweep.dt, margin: sweep.margin, pos: pos, vel: sweep.vel,
+                                                angVel: sweep.angVel, ext: sweep.ext, grav: sweep.grav, tight: nil)
+                        if reach.apart { continue }
+                        pb[w] = pair; w += 1
+                        reaches.append(PairReach(spin: reach.spin, speculativeReach: reach.speculativeReach))
                     }
-                    var w = 0
-                    for k in 0..<blocks {
-                        let from = k * perBlock, keptHere = keptCounts[k]
-                        if w != from, keptHere > 0 { (pb.baseAddress! + w).update(from: pb.baseAddress! + from, count: keptHere) }
-                        w += keptHere
-                        reaches.append(contentsOf: reachLists[k])
-                    }
-                    return w
+                    return w - range.lowerBound
                 }
             }
         }
@@ -397,79 +366,83 @@ extension World {
     @inline(__always)
     func filterCandidates(_ frame: SweptFrame, candidates: inout [UInt64], pairs: inout [UInt64], reaches: inout [PairReach]) {
         let fat = broadphase.fatBoxes, n = frame.n, boxes = frame.boxes
-        /// Filters candidates `range` in place (the kept ones to the front of the range, in order), appending the
-        /// pairs and reaches found to `pairs` and `reaches`; returns how many candidates it kept.
-        @inline(__always) func filter(_ cb: UnsafeMutableBufferPointer<UInt64>, _ range: Range<Int>, _ slotOf: UnsafeBufferPointer<Int32>,
-                                      pairs: inout [UInt64], reaches: inout [PairReach]) -> Int {
-            var w = range.lowerBound
-            for r in range {
-                let pair = cb[r]
-                let (sa, sb) = World.slots(of: pair, slotOf)
-                if sa < n && sb < n {
-                    guard fat[sa].overlaps(fat[sb]) else { continue }
-                    cb[w] = pair; w += 1
-                    guard boxes[sa].overlaps(boxes[sb]) else { continue }
-                } else {
-                    let (s, t) = sa < n ? (sa, sb) : (sb, sa)
-                    guard fat[s].overlaps(boxes[t]) else { continue }
-                    cb[w] = pair; w += 1
-                    guard frame.worldBox(s).overlaps(boxes[t]) else { continue }
-                }
-                let r = frame.reach(sa, sb)
-                if r.apart { continue }
-                pairs.append(pair)
-                reaches.append(PairReach(spin: r.spin, speculativeReach: r.speculativeReach))
-            }
-            return w - range.lowerBound
-        }
         let count = candidates.count
         let kept = candidates.withUnsafeMutableBufferPointer { cb -> Int in
             frame.slotOf.withUnsafeBufferPointer { slotOf -> Int in
-                guard let executor = executor(work: count, minimum: workers.parallelCandidates) else {
-                    return filter(cb, 0..<count, slotOf, pairs: &pairs, reaches: &reaches)
-                }
-                // On the workers: blocks of candidates, each filtered in place with its own lists, then joined in
-                // block order (the same candidates, pairs and reaches in the same order as one pass).
-                let perBlock = Swift.max(workers.candidateBlock, (count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks)
-                let blocks = (count + perBlock - 1) / perBlock
-                if broadphase.blockPairs.count < blocks {
-                    broadphase.blockPairs.append(contentsOf: repeatElement([], count: blocks - broadphase.blockPairs.count))
-                }
-                if broadphase.blockReaches.count < blocks {
-                    broadphase.blockReaches.append(contentsOf: repeatElement([], count: blocks - broadphase.blockReaches.count))
-                }
-                let keptCounts = workers.blockCounts
-                return broadphase.blockPairs.withUnsafeMutableBufferPointer { pairLists in
-                    broadphase.blockReaches.withUnsafeMutableBufferPointer { reachLists in
-                        runParallel(executor, blocks) { k in
-                            // The block's lists are taken out while it fills them: appended to in place, each append
-                            // would store the list back into `pairLists`, whose neighbouring entries the other threads
-                            // write too (the cache line would pass between the cores at every pair).
-                            var blockPairs = pairLists[k], blockReaches = reachLists[k]
-                            pairLists[k] = []; reachLists[k] = []
-                            blockPairs.removeAll(keepingCapacity: true)
-                            blockReaches.removeAll(keepingCapacity: true)
-                            let from = k * perBlock
-                            keptCounts[k] = filter(cb, from..<Swift.min(from + perBlock, count), slotOf,
-                                                   pairs: &blockPairs, reaches: &blockReaches)
-                            pairLists[k] = blockPairs; reachLists[k] = blockReaches
+                // The candidates whose fat boxes still overlap kept in place; of those, the pairs whose boxes overlap
+                // and that can close within the step listed with their reaches.
+                keepInBlocks(cb, pairs: &pairs, reaches: &reaches) { range, pairs, reaches in
+                    var w = range.lowerBound
+                    for r in range {
+                        let pair = cb[r]
+                        let (sa, sb) = World.slots(of: pair, slotOf)
+                        if sa < n && sb < n {
+                            guard fat[sa].overlaps(fat[sb]) else { continue }
+                            cb[w] = pair; w += 1
+                            guard boxes[sa].overlaps(boxes[sb]) else { continue }
+                        } else {
+                            let (s, t) = sa < n ? (sa, sb) : (sb, sa)
+                            guard fat[s].overlaps(boxes[t]) else { continue }
+                            cb[w] = pair; w += 1
+                            guard frame.worldBox(s).overlaps(boxes[t]) else { continue }
                         }
-                        var w = 0
-                        for k in 0..<blocks {
-                            let from = k * perBlock, keptHere = keptCounts[k]
-                            if w != from, keptHere > 0 {
-                                (cb.baseAddress! + w).update(from: cb.baseAddress! + from, count: keptHere)
-                            }
-                            w += keptHere
-                            pairs.append(contentsOf: pairLists[k])
-                            reaches.append(contentsOf: reachLists[k])
-                        }
-                        return w
+                        let r = frame.reach(sa, sb)
+                        if r.apart { continue }
+                        pairs.append(pair)
+                        reaches.append(PairReach(spin: r.spin, speculativeReach: r.speculativeReach))
                     }
+                    return w - range.lowerBound
                 }
             }
         }
         candidates.removeLast(count - kept)
+    }
+
+    /// Keeps keys of `keys` in place by `filter`, which is given a range of them and the lists to append what it
+    /// finds to, moves the keys it keeps to the range's start, and returns how many it kept; returns how many were
+    /// kept in all (they lead `keys`). On the workers (from `parallelCandidates` keys): blocks of keys, each filtered
+    /// with lists of its own, then joined in block order (the same keys, pairs and reaches in the same order as one
+    /// pass).
+    func keepInBlocks(_ keys: UnsafeMutableBufferPointer<UInt64>, pairs: inout [UInt64], reaches: inout [PairReach],
+                      _ filter: (Range<Int>, inout [UInt64], inout [PairReach]) -> Int) -> Int {
+        let count = keys.count
+        guard let executor = executor(work: count, minimum: workers.parallelCandidates) else {
+            return filter(0..<count, &pairs, &reaches)
+        }
+        let perBlock = Swift.max(workers.candidateBlock, (count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks)
+        let blocks = (count + perBlock - 1) / perBlock
+        if broadphase.blockPairs.count < blocks {
+            broadphase.blockPairs.append(contentsOf: repeatElement([], count: blocks - broadphase.blockPairs.count))
+        }
+        if broadphase.blockReaches.count < blocks {
+            broadphase.blockReaches.append(contentsOf: repeatElement([], count: blocks - broadphase.blockReaches.count))
+        }
+        let keptCounts = workers.blockCounts
+        return broadphase.blockPairs.withUnsafeMutableBufferPointer { pairLists in
+            broadphase.blockReaches.withUnsafeMutableBufferPointer { reachLists in
+                runParallel(executor, blocks) { k in
+                    // The block's lists are taken out while it fills them: appended to in place, each append would
+                    // store the list back into `pairLists`, whose neighbouring entries the other threads write too
+                    // (the cache line would pass between the cores at every pair).
+                    var blockPairs = pairLists[k], blockReaches = reachLists[k]
+                    pairLists[k] = []; reachLists[k] = []
+                    blockPairs.removeAll(keepingCapacity: true)
+                    blockReaches.removeAll(keepingCapacity: true)
+                    let from = k * perBlock
+                    keptCounts[k] = filter(from..<Swift.min(from + perBlock, count), &blockPairs, &blockReaches)
+                    pairLists[k] = blockPairs; reachLists[k] = blockReaches
+                }
+                var w = 0
+                for k in 0..<blocks {
+                    let from = k * perBlock, keptHere = keptCounts[k]
+                    if w != from, keptHere > 0 { (keys.baseAddress! + w).update(from: keys.baseAddress! + from, count: keptHere) }
+                    w += keptHere
+                    pairs.append(contentsOf: pairLists[k])
+                    reaches.append(contentsOf: reachLists[k])
+                }
+                return w
+            }
+        }
     }
 
     /// What sweeping a tight box takes (`swept`).
