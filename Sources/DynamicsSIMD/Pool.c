@@ -173,6 +173,36 @@ void dk_pool_run(dk_pool *pool, dk_task_fn fn, void *context, intptr_t taskCount
     dk_wait_for(&pool->finished, taskCount, &pool->stalled);
 }
 
+/// A Swift closure `(Int) -> Void` as Swift passes it: its function, called with the task and, in the Swift calling
+/// convention's context register, the closure's context.
+typedef __attribute__((swiftcall)) void (*dk_swift_task_fn)(intptr_t task, __attribute__((swift_context)) void *context);
+
+typedef struct dk_swift_job {
+    dk_swift_task_fn fn;
+    void *context;
+    intptr_t offset;
+} dk_swift_job;
+
+static void dk_swift_job_run(void *job, intptr_t task) {
+    dk_swift_job *j = job;
+    j->fn(j->offset + task, j->context);
+}
+
+/// `dk_pool_run` for a Swift closure, declared on the Swift side (`WorkerPool.run`) with `@_silgen_name`, which passes
+/// a non-escaping closure argument as its function and its context. Nothing is allocated: the closure's context stays
+/// where its caller put it (often the caller's stack), read by the helpers only until this returns. Any number of
+/// tasks, in rounds of at most DK_POOL_TASKS_MAX.
+__attribute__((swiftcall)) void dk_pool_run_swift(dk_pool *pool, intptr_t taskCount, dk_swift_task_fn fn, void *context);
+__attribute__((swiftcall)) void dk_pool_run_swift(dk_pool *pool, intptr_t taskCount, dk_swift_task_fn fn, void *context) {
+    dk_swift_job job = { fn, context, 0 };
+    while (job.offset < taskCount) {
+        intptr_t chunk = taskCount - job.offset;
+        if (chunk > DK_POOL_TASKS_MAX) chunk = DK_POOL_TASKS_MAX;
+        dk_pool_run(pool, dk_swift_job_run, &job, chunk);
+        job.offset += chunk;
+    }
+}
+
 long long dk_pool_take_stalled(dk_pool *pool) {
     return atomic_exchange_explicit(&pool->stalled, 0, memory_order_relaxed);
 }

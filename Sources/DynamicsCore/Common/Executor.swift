@@ -79,24 +79,12 @@ public final class WorkerPool: StepExecutor {
             for i in 0..<Swift.max(0, count) { task(i) }
             return
         }
-        withoutActuallyEscaping(task) { task in
-            // The job as the C pool sees it: the task and where this round of at most DK_POOL_TASKS_MAX tasks starts.
-            var job = PoolJob(task: task, offset: 0)
-            withUnsafeMutablePointer(to: &job) { job in
-                while job.pointee.offset < count {
-                    let chunk = Swift.min(count - job.pointee.offset, Int(DK_POOL_TASKS_MAX))
-                    dk_pool_run(pool, { context, i in
-                        let job = context!.assumingMemoryBound(to: PoolJob.self)
-                        job.pointee.task(job.pointee.offset + i)
-                    }, job, chunk)
-                    job.pointee.offset += chunk
-                }
-            }
-        }
+        dk_pool_run_swift(pool, count, task)
     }
 }
 
-private struct PoolJob {
-    let task: (Int) -> Void
-    var offset: Int
-}
+/// The pool's entry for a Swift closure (Pool.c): it takes the non-escaping closure as Swift passes it, its function
+/// and its context, and calls it from the helpers until it returns. So a pass handed to the pool allocates nothing,
+/// where converting the closure to an escaping one (`withoutActuallyEscaping`) would allocate a box on every call.
+@_silgen_name("dk_pool_run_swift")
+private func dk_pool_run_swift(_ pool: OpaquePointer, _ count: Int, _ task: (Int) -> Void)
