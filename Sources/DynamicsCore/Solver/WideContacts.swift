@@ -292,28 +292,29 @@ extension World {
             contactSolver.colored.withUnsafeMutableBufferPointer { place in
             contactSolver.colorStart.withUnsafeBufferPointer { colorEnd in
             let colors = World.overflowColor
-            // Per color, where its contacts start in `sorted` and where its batches start (from the first).
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * (colors + 1)) { starts in
+            // Per color, where its contacts start in `sorted` and where its batches start (from the first). 32-bit, so
+            // the table stays within the kilobyte a temporary allocation may take on the stack (beyond it, the heap).
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * (colors + 1)) { starts in
                 let contactStart = starts.baseAddress!, batchStart = starts.baseAddress! + colors + 1
                 var k = 0, b = 0
                 for color in 0..<colors {
-                    contactStart[color] = k; batchStart[color] = b
+                    contactStart[color] = Int32(k); batchStart[color] = Int32(b)
                     b += (colorEnd[color] - k + 3) / 4
                     k = colorEnd[color]
                     if firstBatch + b > Int(contactSolver.colorEnds.last ?? 0) {
                         contactSolver.colorEnds.append(Int32(firstBatch + b))
                     }
                 }
-                contactStart[colors] = k; batchStart[colors] = b
+                contactStart[colors] = Int32(k); batchStart[colors] = Int32(b)
                 assert(b == batchCount, "built \(b) contact batches where \(batchCount) were counted")
                 /// Batches `range` (from the first of this step), four sorted contacts of one color each; each writes
                 /// its own batch and its contacts' places only.
                 func build(_ range: Range<Int>, _ lane: UnsafeMutablePointer<ContactLanes.Lane>) {
                     var color = 0
-                    while batchStart[color + 1] <= range.lowerBound { color += 1 }
+                    while Int(batchStart[color + 1]) <= range.lowerBound { color += 1 }
                     for batch in range {
-                        while batchStart[color + 1] <= batch { color += 1 }
-                        let first = contactStart[color] + 4 * (batch - batchStart[color])
+                        while Int(batchStart[color + 1]) <= batch { color += 1 }
+                        let first = Int(contactStart[color]) + 4 * (batch - Int(batchStart[color]))
                         let lanes = Swift.min(4, colorEnd[color] - first)
                         let index = firstBatch + batch
                         for j in 0..<4 {
