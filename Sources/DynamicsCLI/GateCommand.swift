@@ -214,8 +214,13 @@ struct Gate: ParsableCommand {
                 }
                 let (first, s1) = try count(c.steps)
                 let (second, s2) = try count(2 * c.steps)
+                // A run ends when everything rests: steps it did not run would count as steps without allocations.
+                guard s2.steps == 2 * c.steps else {
+                    throw GateMeasureError(message: "the scene comes to rest at step \(s2.steps), before step \(2 * c.steps): "
+                        + "steps N+1…2N must all run to count their allocations (choose N of at most \(s2.steps / 2))")
+                }
                 f.lanes = s1.lanes
-                f.steadyAllocations = s2.steps > s1.steps ? second - first : 0
+                f.steadyAllocations = second - first
             }
         case .perf:
             func counted(_ n: Int) throws -> (Double, GateRunSummary) {

@@ -58,6 +58,16 @@ final class GateCLITests: XCTestCase {
         XCTAssertTrue(unknown.out.contains("FAIL (no baseline: run with --update and commit base.json)"), unknown.out)
     }
 
+    func test_allocationsAreCountedOnlyOverStepsThatRun() throws {
+        guard Gate.onPath("valgrind") else { throw XCTSkip("valgrind is not installed (scripts/install-valgrind)") }
+        // The boxes rest within fifty steps, and a run ends when everything rests: steps 301…600 never run,
+        // and must not pass as steps that allocate nothing.
+        let resting = try gate(["little.json@300", "--baseline", "rest.json", "--update", "--method", "callgrind", "--measure", "allocations"])
+        XCTAssertEqual(resting.status, 2, resting.out + resting.err)
+        XCTAssertTrue(resting.out.contains("FAIL (cannot measure: the scene comes to rest at step "), resting.out)
+        XCTAssertTrue(resting.out.contains("steps N+1…2N must all run to count their allocations"), resting.out)
+    }
+
     func test_theWallClockGate_recordsItsMedianAndSpread() throws {
         let record = try gate(["little.json@20", "--baseline", "time.json", "--update", "--method", "time", "--repetitions", "3"])
         XCTAssertEqual(record.status, 0, record.out + record.err)
