@@ -125,6 +125,7 @@ public final class World {
     deinit {
         scratchPolygons.deallocate()
         dk_stage_progress_destroy(workers.progress)
+        dk_stage_progress_destroy(workers.blockProgress)
         workers.blockCounts.deallocate()
         contactStore.chunks?.free()
         freeMotion.fields.free(count: freeMotion.fieldCount)

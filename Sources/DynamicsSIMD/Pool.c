@@ -275,6 +275,20 @@ static inline void dk_stage(dk_stage_progress *progress, intptr_t stage, intptr_
     dk_wait_for(&progress->finished[stage], blocks, &progress->stalled);
 }
 
+intptr_t dk_blocks_next(dk_stage_progress *progress, intptr_t blocks, intptr_t participant, intptr_t *cursor) {
+    if (blocks > 64) blocks = 64;
+    const intptr_t participants = progress->participants, p = participant % participants;
+    const intptr_t home = p * blocks / participants, homeEnd = (p + 1) * blocks / participants;
+    _Atomic uint64_t *claimed = &progress->claimed[0];
+    while (*cursor < blocks) {
+        const intptr_t i = (*cursor)++;
+        // The same order as a stage's (dk_stage): its own run forward, then the others' from their far ends.
+        const intptr_t b = i < homeEnd - home ? home + i : (home - 1 - (i - (homeEnd - home)) + 2 * blocks) % blocks;
+        if (dk_claim(claimed, b)) return b;
+    }
+    return -1;
+}
+
 long long dk_stage_progress_take_stalled(dk_stage_progress *progress) {
     return atomic_exchange_explicit(&progress->stalled, 0, memory_order_relaxed);
 }

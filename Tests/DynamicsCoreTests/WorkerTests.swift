@@ -121,6 +121,55 @@ final class WorkerTests: XCTestCase {
         XCTAssertEqual(few, [3, 1, 2])
     }
 
+    /// A block pass's claims (`dk_blocks_next`): each participant starts on its own run of blocks, and between them
+    /// the participants claim every block exactly once, from four threads at once too.
+    func test_blockClaims_startAtHome_andCoverEveryBlockOnce() {
+        let progress = dk_stage_progress_create()!
+        defer { dk_stage_progress_destroy(progress) }
+        for (blocks, participants) in [(10, 2), (64, 3), (5, 4), (1, 2), (64, 64)] {
+            dk_stage_progress_reset(progress, 1, 1, participants)
+            var firsts: [Int] = []
+            var seen = [Int](repeating: 0, count: blocks)
+            for p in 0..<participants {
+                var cursor = 0
+                let first = dk_blocks_next(progress, blocks, p, &cursor)
+                firsts.append(first)
+                if first >= 0 { seen[first] += 1 }
+            }
+            // (With fewer blocks than participants, one without a run of its own takes another's first.)
+            for p in 0..<participants where blocks >= participants {
+                XCTAssertEqual(firsts[p], p * blocks / participants, "participant \(p) of \(participants), \(blocks) blocks")
+            }
+            for p in 0..<participants {
+                var cursor = 0
+                while true {
+                    let b = dk_blocks_next(progress, blocks, p, &cursor)
+                    if b < 0 { break }
+                    seen[b] += 1
+                }
+            }
+            XCTAssertEqual(seen, [Int](repeating: 1, count: blocks), "\(blocks) blocks, \(participants) participants")
+        }
+        // Four threads at once.
+        let counts = UnsafeMutablePointer<Int>.allocate(capacity: 64)
+        defer { counts.deallocate() }
+        for _ in 0..<200 {
+            counts.initialize(repeating: 0, count: 64)
+            dk_stage_progress_reset(progress, 1, 1, 4)
+            nonisolated(unsafe) let shared = counts
+            nonisolated(unsafe) let claims = progress
+            DispatchQueue.concurrentPerform(iterations: 4) { p in
+                var cursor = 0
+                while true {
+                    let b = dk_blocks_next(claims, 64, p, &cursor)
+                    if b < 0 { break }
+                    shared[b] += 1
+                }
+            }
+            XCTAssertEqual(Array(UnsafeBufferPointer(start: counts, count: 64)), [Int](repeating: 1, count: 64))
+        }
+    }
+
     /// The union-find joined from four threads at once (DynamicsUnion.h) leaves the table one thread's joins leave:
     /// every index pointing at the smallest of its group.
     func test_concurrentUnionFind_leavesTheSerialTable() {

@@ -462,7 +462,7 @@ extension World {
             if copyPoses { contactSolver.posesStale = false }
             // The copies run in blocks of entries on the workers for many bodies (each entry is one body's).
             if load || copyPoses { contactSolver.bodies.withUnsafeBufferPointer { list in
-                forEachBlock(count: list.count - 1, minimumBlock: 2048, parallelMinimum: workers.parallelPackedCopy) { range in
+                forEachBlock(count: list.count - 1, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelPackedCopy) { range in
                     for e in (range.lowerBound + 1)..<(range.upperBound + 1) {
                         let s = Int(list[e])
                         if load {
@@ -501,7 +501,7 @@ extension World {
             }
             guard store else { return }
             contactSolver.bodies.withUnsafeBufferPointer { list in
-                forEachBlock(count: list.count - 1, minimumBlock: 2048, parallelMinimum: workers.parallelPackedCopy) { range in
+                forEachBlock(count: list.count - 1, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelPackedCopy) { range in
                     for e in (range.lowerBound + 1)..<(range.upperBound + 1) where list[e] < awake {
                         let v = (packedVel + 16 &* e).load(as: V.self)
                         vel[Int(list[e])] = Vec2(v[0], v[1])

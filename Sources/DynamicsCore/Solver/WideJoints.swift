@@ -254,7 +254,7 @@ extension World {
             let packedVel = rodSolver.velocity.rawBytes, packedPose = rodSolver.pose.rawBytes
             let copyPoses = rodSolver.geometryStale
             // The packed state in and out, in blocks of entries on the workers (each entry is one body's own).
-            let copyBlock = 2048, copyMinimum = 4096
+            let copyBlock = WorkerState.bodyBlock, copyMinimum = 4096
             if copyIn || copyPoses {
                 rodSolver.bodies.withUnsafeBufferPointer { list in
                     forEachBlock(count: list.count, minimumBlock: copyBlock, parallelMinimum: copyMinimum) { range in

@@ -102,7 +102,7 @@ extension World {
         bodies.withColumns { columns in
             let n = bodies.awakeCount, vel = columns.velocity, angVel = columns.angularVelocity
             let m = settings.maximumLinearSpeed, m2 = m * m, w = settings.maximumAngularSpeed
-            forEachBlock(count: n, minimumBlock: 4096, parallelMinimum: workers.parallelIntegration) { range in
+            forEachBlock(count: n, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelIntegration) { range in
                 for s in range {
                     let v = vel[s], l2 = lengthSquared(v)
                     if l2 > m2 { vel[s] = (m / l2.squareRoot()) * v }
@@ -292,7 +292,7 @@ extension World {
                         k += 1
                     }
                 }
-                forEachBlock(count: n, minimumBlock: 4096, parallelMinimum: workers.parallelIntegration) { range in
+                forEachBlock(count: n, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelIntegration) { range in
                     if let d { run(DampingColumn(factors: d), range) } else { run(NoDamping(), range) }
                 }
             }
@@ -304,7 +304,7 @@ extension World {
                     let q = rot[s]
                     return angVel[s] + h * invI[s] * (q.c * tA[s] - q.s * tB[s])
                 }
-                forEachBlock(count: n, minimumBlock: 4096, parallelMinimum: workers.parallelIntegration) { range in
+                forEachBlock(count: n, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelIntegration) { range in
                     if let angDamp {
                         for s in range { angVel[s] = torqued(s) * angDamp[s] }
                     } else {
@@ -312,7 +312,7 @@ extension World {
                     }
                 }
             } else if let angDamp {
-                forEachBlock(count: n, minimumBlock: 4096, parallelMinimum: workers.parallelIntegration) { range in
+                forEachBlock(count: n, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelIntegration) { range in
                     for s in range { angVel[s] = angVel[s] * angDamp[s] }
                 }
             }
@@ -478,13 +478,13 @@ extension World {
             }
             // Each body on its own: in blocks on the workers for many bodies.
             guard recordStart else {
-                forEachBlock(count: n, minimumBlock: 2048, parallelMinimum: 4096) { move($0, nil, nil) }
+                forEachBlock(count: n, minimumBlock: WorkerState.bodyBlock, parallelMinimum: 4096) { move($0, nil, nil) }
                 return
             }
             islandStore.stepStartPosition.withUnsafeMutableBufferPointer { startPosition in
                 islandStore.stepStartRotation.withUnsafeMutableBufferPointer { startRotation in
                     let p0 = floats(startPosition.baseAddress!), q0 = startRotation.baseAddress!
-                    forEachBlock(count: n, minimumBlock: 2048, parallelMinimum: 4096) { move($0, p0, q0) }
+                    forEachBlock(count: n, minimumBlock: WorkerState.bodyBlock, parallelMinimum: 4096) { move($0, p0, q0) }
                 }
             }
         }

@@ -55,6 +55,8 @@ struct WorkerState {
     static let longestBackoff = 3600
     /// The staged passes' shared counters (allocated with the world, freed with it).
     let progress: OpaquePointer = dk_stage_progress_create()
+    /// The block passes' claims (`sumOverBlocks` on the world's own pool).
+    let blockProgress: OpaquePointer = dk_stage_progress_create()
     /// One count per block of a block pass (`sumOverBlocks`).
     let blockCounts = UnsafeMutablePointer<Int>.allocate(capacity: WorkerState.maximumBlocks)
     /// The most blocks a block pass is cut into.
@@ -84,6 +86,9 @@ struct WorkerState {
     /// The fewest awake bodies for which the rest test runs on the workers, and the fewest contacts for which the
     /// islands' union-find does.
     var parallelRestTest = 4096, parallelUnion = 8192
+    /// Bodies per block at least of the substeps' passes over the bodies (integration, the packed state's copies):
+    /// a pass of 10,000 bodies cut into about ten blocks, so that the last block to finish ends close to the others.
+    static let bodyBlock = 1024
     /// The fewest awake bodies for which the substeps' velocity integration and the speed limits run on the workers,
     /// and the fewest bodies of the contacts' packed state for which its copies do.
     var parallelIntegration = 8192, parallelPackedCopy = 4096
@@ -196,9 +201,24 @@ extension World {
         let perBlock = Swift.max(minimumBlock, (count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks + 15) & ~15
         let blocks = (count + perBlock - 1) / perBlock
         let counts = workers.blockCounts
-        runParallel(executor, blocks) { k in
-            let from = k * perBlock
-            counts[k] = body(from..<Swift.min(from + perBlock, count))
+        if executor is WorkerPool {
+            // Each thread takes the same part of the bodies in every pass first (`dk_blocks_next`).
+            let progress = workers.blockProgress
+            dk_stage_progress_reset(progress, 1, 1, executor.concurrency)
+            runParticipants(executor) { participant in
+                var cursor = 0
+                while true {
+                    let k = dk_blocks_next(progress, blocks, participant, &cursor)
+                    guard k >= 0 else { break }
+                    let from = k * perBlock
+                    counts[k] = body(from..<Swift.min(from + perBlock, count))
+                }
+            }
+        } else {
+            runParallel(executor, blocks) { k in
+                let from = k * perBlock
+                counts[k] = body(from..<Swift.min(from + perBlock, count))
+            }
         }
         var sum = 0
         for k in 0..<blocks { sum += counts[k] }

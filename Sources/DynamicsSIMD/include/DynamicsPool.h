@@ -48,6 +48,13 @@ void dk_stage_progress_reset(dk_stage_progress *progress, intptr_t stageCount, i
 /// process holds its core) holds up the others this long.
 long long dk_stage_progress_take_stalled(dk_stage_progress *progress);
 
+/// A block pass's claims, on a progress reset for one stage by its participants (`dk_stage_progress_reset(progress,
+/// 1, 1, participants)`): the next of `blocks` (at most 64) blocks `participant` claims, or -1 when every block is
+/// claimed. `*cursor` starts at 0 for each participant's share. As in a staged pass, participant p first takes the
+/// p-th of P equal runs of blocks, then what is left of the others' from their far ends: a pass over the bodies
+/// then finds them in the cache of the core whose part of the scene they are in the solver's passes.
+intptr_t dk_blocks_next(dk_stage_progress *progress, intptr_t blocks, intptr_t participant, intptr_t *cursor);
+
 /// The calling thread's index in the pool that started it (1 ... helpers), or 0 for any other thread (the caller of
 /// `dk_pool_run`): the `participant` to pass to the staged passes from a task of the world's own pool.
 intptr_t dk_pool_participant(void);
