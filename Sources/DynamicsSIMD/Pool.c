@@ -264,14 +264,18 @@ static inline void dk_stage(dk_stage_progress *progress, intptr_t stage, intptr_
     const intptr_t p = participant % participants;
     const intptr_t home = p * blocks / participants, homeEnd = (p + 1) * blocks / participants;
     _Atomic uint64_t *claimed = &progress->claimed[stage];
+    intptr_t done = 0;
     for (intptr_t i = 0; i < blocks; i++) {
         // Its own run forward, then the rest backward from just before it (wrapping): the far end of another's run.
         const intptr_t b = i < homeEnd - home ? home + i : (home - 1 - (i - (homeEnd - home)) + 2 * blocks) % blocks;
         if (!dk_claim(claimed, b)) continue;
         const intptr_t start = from + b * blockSize, end = start + blockSize < to ? start + blockSize : to;
         run(pass, start, end, kind);
-        atomic_fetch_add_explicit(&progress->finished[stage], 1, memory_order_acq_rel);
+        done++;
     }
+    // The blocks it ran, counted once when it has claimed its last (one write to the shared line per participant,
+    // not one per block): the count reaches `blocks` when every claimed block is finished.
+    if (done > 0) atomic_fetch_add_explicit(&progress->finished[stage], done, memory_order_acq_rel);
     dk_wait_for(&progress->finished[stage], blocks, &progress->stalled);
 }
 
