@@ -22,6 +22,9 @@ import Glibc
 /// world.setExecutor(DispatchExecutor())
 /// ```
 ///
+/// (`withoutActuallyEscaping` allocates a small box for each pass; the world's own pool hands passes to its threads
+/// without allocating.)
+///
 /// The step's results never depend on the executor: each task writes its own outputs, and a stage that must follow
 /// another waits for it, so a step is bit-identical for every executor and every worker count.
 public protocol StepExecutor: AnyObject {
