@@ -181,43 +181,45 @@ extension World {
         if contactSolver.colorStart.count < World.overflowColor + 2 {
             contactSolver.colorStart = [Int](repeating: 0, count: World.overflowColor + 2)
         }
+        // The list the coloring fills in place, one entry per contact: first each contact's two slots, read on the
+        // workers when there are enough (the coloring's one pass then reads 8 bytes a contact instead of a 112-byte
+        // record), then its color and index. Filled through one pointer: appending to the stored list would check
+        // its uniqueness at every contact.
         contactSolver.colored.removeAll(keepingCapacity: true)
         if contactSolver.colored.capacity < count { contactSolver.colored.reserveCapacity(grownCapacity(count, from: contactSolver.colored.capacity)) }
-        // With workers, the contacts' slot pairs are read out first, on the workers, into the list the coloring then
-        // fills in place: the coloring's one pass reads 8 bytes a contact instead of a 112-byte record.
-        let slotsFirst = executor(work: count, minimum: workers.parallelColoring) != nil
-        if slotsFirst {
-            contactSolver.colored.append(contentsOf: repeatElement(0, count: count))
-            let slot = bodies.slot
-            contactStore.contacts.withUnsafeBufferPointer { cs in
-                contactSolver.colored.withUnsafeMutableBufferPointer { out in
-                    slot.withUnsafeBufferPointer { slot in
-                        forEachBlock(count: count, minimumBlock: 2048, parallelMinimum: workers.parallelColoring) { range in
-                            for k in range {
-                                let sa = slot[Int(cs[k].bodyA)], sb = slot[Int(cs[k].bodyB)]
-                                out[k] = UInt64(UInt32(bitPattern: sa)) << 32 | UInt64(UInt32(bitPattern: sb))
-                            }
+        contactSolver.colored.append(contentsOf: repeatElement(0, count: count))
+        let slot = bodies.slot
+        contactStore.contacts.withUnsafeBufferPointer { cs in
+            contactSolver.colored.withUnsafeMutableBufferPointer { out in
+                slot.withUnsafeBufferPointer { slot in
+                    forEachBlock(count: count, minimumBlock: 2048, parallelMinimum: workers.parallelColoring) { range in
+                        for k in range {
+                            let sa = slot[Int(cs[k].bodyA)], sb = slot[Int(cs[k].bodyB)]
+                            out[k] = UInt64(UInt32(bitPattern: sa)) << 32 | UInt64(UInt32(bitPattern: sb))
                         }
                     }
                 }
             }
         }
-        // Entry 0 is the padding lanes' zero entry; the bodies' entries follow.
+        // Entry 0 is the padding lanes' zero entry; the bodies' entries follow, at most one per slot and two per
+        // contact (the list is sized for that, filled through a pointer, and cut to the entries made).
         contactSolver.bodies.removeAll(keepingCapacity: true)
-        contactSolver.bodies.append(-1)
-        let slot = bodies.slot
-        contactStore.contacts.withUnsafeBufferPointer { cs in
+        contactSolver.bodies.append(contentsOf: repeatElement(-1, count: entryBound))
+        var entries = 1
+        contactSolver.bodies.withUnsafeMutableBufferPointer { list in
             contactSolver.bodyColors.withUnsafeMutableBufferPointer { used in
             contactSolver.bodyEntry.withUnsafeMutableBufferPointer { entry in
             contactSolver.colorStart.withUnsafeMutableBufferPointer { start in
+            contactSolver.colored.withUnsafeMutableBufferPointer { colored in
                 for c in 0..<start.count { start[c] = 0 }
                 /// The slot's entry, made on its first contact.
                 @inline(__always) func enter(_ slot: Int32) -> Int {
                     let e = entry[Int(slot)]
                     if e >= 0 { return Int(e) }
-                    let fresh = contactSolver.bodies.count
+                    let fresh = entries
+                    entries += 1
                     entry[Int(slot)] = Int32(fresh)
-                    contactSolver.bodies.append(slot)
+                    list[fresh] = slot
                     used[fresh] = 0
                     return fresh
                 }
@@ -238,22 +240,16 @@ extension World {
                     start[c + 1] += 1
                     return UInt64(c) << 32 | UInt64(k)
                 }
-                if slotsFirst {
-                    contactSolver.colored.withUnsafeMutableBufferPointer { colored in
-                        for k in 0..<count {
-                            let pair = colored[k]
-                            colored[k] = color(k, Int32(truncatingIfNeeded: pair >> 32), Int32(truncatingIfNeeded: pair))
-                        }
-                    }
-                } else {
-                    for k in 0..<count {
-                        contactSolver.colored.append(color(k, slot[Int(cs[k].bodyA)], slot[Int(cs[k].bodyB)]))
-                    }
+                for k in 0..<count {
+                    let pair = colored[k]
+                    colored[k] = color(k, Int32(truncatingIfNeeded: pair >> 32), Int32(truncatingIfNeeded: pair))
                 }
             }
             }
             }
+            }
         }
+        contactSolver.bodies.removeLast(contactSolver.bodies.count - entries)
     }
 
     /// Builds this step's constraints straight into colored batches of four (`wideContacts`) from the colored
