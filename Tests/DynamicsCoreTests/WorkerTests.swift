@@ -258,7 +258,7 @@ final class WorkerTests: XCTestCase {
         XCTAssertEqual(state.backoffLength, WorkerState.shortestBackoff)
     }
 
-    /// After 32 steps on the workers and then every 240, 4 run on the caller's thread alone; if they took less time
+    /// After 8 steps on the workers, then 16, 32, 64, 128 and every 240, 4 run on the caller's thread alone; if they took less time
     /// than the 4 steps on the workers before them and the 4 after, on average (by over 5%), the world backs off as
     /// after a stall: a host whose other tenants take a core in slices too fine for any one wait to show can make two
     /// threads slower than one. Steps growing cheaper as a scene calms do not make one thread look faster.
@@ -278,8 +278,13 @@ final class WorkerTests: XCTestCase {
             onWorkers(4, step: 100_000)
             XCTAssertEqual(state.backoffSteps, 0, line: line)
         }
-        // The first trial after 32 steps, then one 240 steps on the workers after each trial's.
+        // The first trial after 8 steps, then the gap doubling up to 240 steps on the workers after each trial's.
+        trialKeepingTheWorkers(after: 8)
+        trialKeepingTheWorkers(after: 16)
         trialKeepingTheWorkers(after: 32)
+        trialKeepingTheWorkers(after: 64)
+        trialKeepingTheWorkers(after: 128)
+        trialKeepingTheWorkers(after: 240)
         trialKeepingTheWorkers(after: 240)
         // One thread faster (the workers' steps 100 µs, the caller's 90 µs): the back-off comes once the 4 steps after
         // the trial are timed.
@@ -304,7 +309,7 @@ final class WorkerTests: XCTestCase {
         onWorkers(4, step: 100_000)
         XCTAssertEqual(state.backoffSteps, 120)
         XCTAssertEqual(state.backoffLength, 240)
-        // Within 5%: no back-off, and the trial after comes 240 steps on.
+        // Within 5%: no back-off, and the trial after comes 16 steps on (the gaps double again after a back-off).
         onCaller(120, step: 90_000)
         onWorkers(12, step: 100_000)
         onCaller(4, step: 97_000)
@@ -313,7 +318,7 @@ final class WorkerTests: XCTestCase {
         XCTAssertFalse(state.callerOnly)
         // A scene calming: the workers' steps 130 µs before the trial and 70 µs after, the caller's 110 µs, less than
         // those before but more than the mean of both sides: no back-off.
-        onWorkers(236, step: 100_000)
+        onWorkers(12, step: 100_000)
         onWorkers(4, step: 130_000)
         XCTAssertTrue(state.callerOnly)
         onCaller(4, step: 110_000)

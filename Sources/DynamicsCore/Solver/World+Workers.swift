@@ -28,13 +28,16 @@ struct WorkerState {
     /// milliseconds, each of which stalls a step by as much; a shared host that preempts a worker now and then for a
     /// millisecond or two stays on the workers.
     static let stallShareToBackOff = 0.10
-    /// The trial of one thread: every `trialInterval` steps on the workers, `trialLength` steps run on the caller's
+    /// The trial of one thread: every `trialGap` steps on the workers, `trialLength` steps run on the caller's
     /// thread alone, and their time is set against the mean of the `trialLength` steps on the workers before them and
     /// the `trialLength` after (a scene whose steps grow cheaper as it calms would otherwise make one thread look
     /// faster). A host whose other tenants take a core's time in slices too fine for a participant to see any one
-    /// long wait can make the workers slower than one thread; the trial finds that out, and the world backs off as
-    /// after a stall.
+    /// long wait, or whose cores pass each other's writes slowly, can make the workers slower than one thread; the
+    /// trial finds that out, and the world backs off as after a stall. The gap doubles from `firstTrial` to
+    /// `trialInterval` with each trial that keeps the workers: a scene that is busy for a few hundred steps (a pile
+    /// landing) is tried while it is busy, and a long run pays little for its trials.
     var untilTrial = WorkerState.firstTrial
+    var trialGap = WorkerState.firstTrial
     var trialLeft = 0
     /// Steps on the workers left to time after the trial's.
     var afterTrialLeft = 0
@@ -43,10 +46,12 @@ struct WorkerState {
     var workersWindow: Int64 = 0, callerWindow: Int64 = 0, workersAfterWindow: Int64 = 0
     static let trialInterval = 240
     static let trialLength = 4
-    /// The first trial comes sooner, once the workers have run a few steps; so does the first after a back-off (a
-    /// core held by another process keeps the world on one thread, its back-offs doubling, and is not given 240 steps
-    /// on the workers between them). The workers' first steps, which wake the pool, are not timed for it.
-    static let firstTrial = 32
+    /// The first trial comes once the workers have run a few steps: the first steps of a pile landing are its
+    /// busiest, and where two threads are slower than one they cost the most. The first after a back-off comes 12
+    /// steps on the workers later (a core held by another process keeps the world on one thread, its back-offs
+    /// doubling, and is not given many steps on the workers between them), and the gaps then double again from
+    /// `firstTrial`. The workers' first steps, which wake the pool, are not timed for it.
+    static let firstTrial = 8
     static let trialAfterBackoff = 12
     /// Whether this step runs on the caller's thread alone (a back-off or a trial).
     var callerOnly: Bool { backoffSteps > 0 || trialLeft > 0 }
@@ -140,7 +145,8 @@ extension WorkerState {
             workersAfterWindow += step
             afterTrialLeft -= 1
             if afterTrialLeft == 0 {
-                untilTrial = WorkerState.trialInterval
+                trialGap = Swift.min(2 * trialGap, WorkerState.trialInterval)
+                untilTrial = trialGap
                 // One thread took less time than the workers on either side (by over 5%, against the noise of a
                 // few steps).
                 let oneThreadFaster = callerWindow * 40 < (workersWindow + workersAfterWindow) * 19
@@ -164,6 +170,7 @@ extension WorkerState {
         backoffLength = Swift.min(2 * backoffLength, WorkerState.longestBackoff)
         stepsSinceStall = 0
         untilTrial = WorkerState.trialAfterBackoff
+        trialGap = WorkerState.firstTrial
         workersWindow = 0
         afterTrialLeft = 0
     }
