@@ -258,7 +258,8 @@ final class WorkerTests: XCTestCase {
         XCTAssertEqual(state.backoffLength, WorkerState.shortestBackoff)
     }
 
-    /// After 8 steps on the workers, then 16, 32, 64, 128 and every 240, 4 run on the caller's thread alone; if they took less time
+    /// After 8 steps on the workers, then 16, 32, 64, 128 and every 240 (every 240 from the first trial the workers
+    /// clearly win), 4 run on the caller's thread alone; if they took less time
     /// than the 4 steps on the workers before them and the 4 after, on average (by over 5%), the world backs off as
     /// after a stall: a host whose other tenants take a core in slices too fine for any one wait to show can make two
     /// threads slower than one. Steps growing cheaper as a scene calms do not make one thread look faster.
@@ -266,25 +267,26 @@ final class WorkerTests: XCTestCase {
         var state = WorkerState()
         func onWorkers(_ n: Int, step: Int64) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: step / 2, step: step) } }
         func onCaller(_ n: Int, step: Int64) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: 0, step: step) } }
-        /// `steps` on the workers (100 µs), the last starting a trial whose 4 steps run on the caller's thread (150 µs),
-        /// then the 4 after it on the workers: two threads faster, the workers stay.
-        func trialKeepingTheWorkers(after steps: Int, line: UInt = #line) {
+        /// `steps` on the workers (100 µs), the last starting a trial whose 4 steps run on the caller's thread
+        /// (`caller`, 150 µs: two threads clearly faster), then the 4 after it on the workers: the workers stay.
+        func trialKeepingTheWorkers(after steps: Int, caller: Int64 = 150_000, line: UInt = #line) {
             onWorkers(steps - 1, step: 100_000)
             XCTAssertFalse(state.callerOnly, line: line)
             onWorkers(1, step: 100_000)
             XCTAssertTrue(state.callerOnly, "the trial's 4 steps run on the caller's thread", line: line)
-            onCaller(4, step: 150_000)
+            onCaller(4, step: caller)
             XCTAssertFalse(state.callerOnly, line: line)
             onWorkers(4, step: 100_000)
             XCTAssertEqual(state.backoffSteps, 0, line: line)
         }
-        // The first trial after 8 steps, then the gap doubling up to 240 steps on the workers after each trial's.
-        trialKeepingTheWorkers(after: 8)
-        trialKeepingTheWorkers(after: 16)
-        trialKeepingTheWorkers(after: 32)
+        // The first trial after 8 steps; while one thread comes close (110 µs against 100), the gap doubles up to
+        // 240 steps on the workers after each trial's; when the workers are clearly faster, it is 240 at once.
+        trialKeepingTheWorkers(after: 8, caller: 110_000)
+        trialKeepingTheWorkers(after: 16, caller: 110_000)
+        trialKeepingTheWorkers(after: 32, caller: 110_000)
         trialKeepingTheWorkers(after: 64)
-        trialKeepingTheWorkers(after: 128)
         trialKeepingTheWorkers(after: 240)
+        trialKeepingTheWorkers(after: 240, caller: 110_000)
         trialKeepingTheWorkers(after: 240)
         // One thread faster (the workers' steps 100 µs, the caller's 90 µs): the back-off comes once the 4 steps after
         // the trial are timed.

@@ -34,8 +34,9 @@ struct WorkerState {
     /// faster). A host whose other tenants take a core's time in slices too fine for a participant to see any one
     /// long wait, or whose cores pass each other's writes slowly, can make the workers slower than one thread; the
     /// trial finds that out, and the world backs off as after a stall. The gap doubles from `firstTrial` to
-    /// `trialInterval` with each trial that keeps the workers: a scene that is busy for a few hundred steps (a pile
-    /// landing) is tried while it is busy, and a long run pays little for its trials.
+    /// `trialInterval` with each trial that keeps the workers by a close call, and goes to `trialInterval` at once
+    /// when they were clearly faster: a scene that is busy for a few hundred steps (a pile landing) is tried while it
+    /// is busy, and a scene the workers serve well pays for one trial early and then one every `trialInterval`.
     var untilTrial = WorkerState.firstTrial
     var trialGap = WorkerState.firstTrial
     var trialLeft = 0
@@ -145,11 +146,14 @@ extension WorkerState {
             workersAfterWindow += step
             afterTrialLeft -= 1
             if afterTrialLeft == 0 {
-                trialGap = Swift.min(2 * trialGap, WorkerState.trialInterval)
-                untilTrial = trialGap
                 // One thread took less time than the workers on either side (by over 5%, against the noise of a
                 // few steps).
                 let oneThreadFaster = callerWindow * 40 < (workersWindow + workersAfterWindow) * 19
+                // The workers clearly faster (one thread took 30% longer): the longest gap at once, as each trial
+                // costs its steps' time on one thread; a close call, twice the last gap.
+                let workersClearlyFaster = callerWindow * 20 > (workersWindow + workersAfterWindow) * 13
+                trialGap = workersClearlyFaster ? WorkerState.trialInterval : Swift.min(2 * trialGap, WorkerState.trialInterval)
+                untilTrial = trialGap
                 workersWindow = 0
                 if oneThreadFaster { backOff() }
             }
