@@ -241,6 +241,17 @@ static inline int dk_claim(_Atomic uint64_t *claimed, intptr_t b) {
     return !(atomic_fetch_or_explicit(claimed, bit, memory_order_acq_rel) & bit);
 }
 
+/// The i-th block participant p (of P) tries among `blocks`: the p-th of P equal runs of blocks forward, then the rest
+/// backward from just before it (wrapping), the far end of another's run. `*home` and `*homeEnd` are set once per pass.
+static inline void dk_block_home(intptr_t blocks, intptr_t participant, intptr_t participants, intptr_t *home, intptr_t *homeEnd) {
+    const intptr_t p = participant % participants;
+    *home = p * blocks / participants;
+    *homeEnd = (p + 1) * blocks / participants;
+}
+static inline intptr_t dk_block_in_order(intptr_t i, intptr_t home, intptr_t homeEnd, intptr_t blocks) {
+    return i < homeEnd - home ? home + i : (home - 1 - (i - (homeEnd - home)) + 2 * blocks) % blocks;
+}
+
 /// One participant's share of stage `stage`, items from ..< to: it claims blocks until none is left, then waits
 /// until every block is finished (the next stage reads what this one writes).
 ///
@@ -261,13 +272,12 @@ static inline void dk_stage(dk_stage_progress *progress, intptr_t stage, intptr_
     if (blockSize < progress->minimumBlock) blockSize = progress->minimumBlock;
     if (blockSize < (count + 63) / 64) blockSize = (count + 63) / 64;
     const intptr_t blocks = (count + blockSize - 1) / blockSize;
-    const intptr_t p = participant % participants;
-    const intptr_t home = p * blocks / participants, homeEnd = (p + 1) * blocks / participants;
+    intptr_t home, homeEnd;
+    dk_block_home(blocks, participant, participants, &home, &homeEnd);
     _Atomic uint64_t *claimed = &progress->claimed[stage];
     intptr_t done = 0;
     for (intptr_t i = 0; i < blocks; i++) {
-        // Its own run forward, then the rest backward from just before it (wrapping): the far end of another's run.
-        const intptr_t b = i < homeEnd - home ? home + i : (home - 1 - (i - (homeEnd - home)) + 2 * blocks) % blocks;
+        const intptr_t b = dk_block_in_order(i, home, homeEnd, blocks);
         if (!dk_claim(claimed, b)) continue;
         const intptr_t start = from + b * blockSize, end = start + blockSize < to ? start + blockSize : to;
         run(pass, start, end, kind);
@@ -281,13 +291,12 @@ static inline void dk_stage(dk_stage_progress *progress, intptr_t stage, intptr_
 
 intptr_t dk_blocks_next(dk_stage_progress *progress, intptr_t blocks, intptr_t participant, intptr_t *cursor) {
     if (blocks > 64) blocks = 64;
-    const intptr_t participants = progress->participants, p = participant % participants;
-    const intptr_t home = p * blocks / participants, homeEnd = (p + 1) * blocks / participants;
+    intptr_t home, homeEnd;
+    dk_block_home(blocks, participant, progress->participants, &home, &homeEnd);
     _Atomic uint64_t *claimed = &progress->claimed[0];
     while (*cursor < blocks) {
-        const intptr_t i = (*cursor)++;
-        // The same order as a stage's (dk_stage): its own run forward, then the others' from their far ends.
-        const intptr_t b = i < homeEnd - home ? home + i : (home - 1 - (i - (homeEnd - home)) + 2 * blocks) % blocks;
+        // The same order as a stage's (dk_stage).
+        const intptr_t b = dk_block_in_order((*cursor)++, home, homeEnd, blocks);
         if (dk_claim(claimed, b)) return b;
     }
     return -1;

@@ -212,24 +212,20 @@ extension World {
         let perBlock = Swift.max(minimumBlock, (count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks + 15) & ~15
         let blocks = (count + perBlock - 1) / perBlock
         let counts = workers.blockCounts
+        @inline(__always) func run(_ k: Int) {
+            let from = k * perBlock
+            counts[k] = body(from..<Swift.min(from + perBlock, count))
+        }
         if executor is WorkerPool {
             // Each thread takes the same part of the bodies in every pass first (`dk_blocks_next`).
             let progress = workers.blockProgress
             dk_stage_progress_reset(progress, 1, 1, executor.concurrency)
             runParticipants(executor) { participant in
                 var cursor = 0
-                while true {
-                    let k = dk_blocks_next(progress, blocks, participant, &cursor)
-                    guard k >= 0 else { break }
-                    let from = k * perBlock
-                    counts[k] = body(from..<Swift.min(from + perBlock, count))
-                }
+                while case let k = dk_blocks_next(progress, blocks, participant, &cursor), k >= 0 { run(k) }
             }
         } else {
-            runParallel(executor, blocks) { k in
-                let from = k * perBlock
-                counts[k] = body(from..<Swift.min(from + perBlock, count))
-            }
+            runParallel(executor, blocks) { run($0) }
         }
         var sum = 0
         for k in 0..<blocks { sum += counts[k] }
@@ -270,8 +266,9 @@ extension World {
     /// not running (another process holds its core); when such waits took over `WorkerState.stallShareToBackOff` of
     /// the last steps' time, spinning for it costs more than it saves. The step then runs on the caller's thread
     /// alone for a while (a second of steps, doubling while it recurs, up to a minute), and tries its workers again.
-    /// So it does when a trial of one thread (`WorkerState.trialLength` steps every `trialInterval`) took less time
-    /// than the workers' steps on either side of it. The results are the same either way.
+    /// So it does when a trial of one thread (`WorkerState.trialLength` steps, after gaps of `firstTrial` growing to
+    /// `trialInterval`) took less time than the workers' steps on either side of it. The results are the same either
+    /// way.
     func updateWorkerBackoff(stepNanoseconds: Int64) {
         // The staged passes' waits, and the waits of the world's own pool for the other passes' tasks.
         let stalled = dk_stage_progress_take_stalled(workers.progress) + (workers.pool?.takeStalledNanoseconds() ?? 0)
