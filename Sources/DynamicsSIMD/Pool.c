@@ -211,48 +211,122 @@ long long dk_pool_take_stalled(dk_pool *pool) {
 
 /// Stages of one pass: up to 64 colors of center rods and 64 of the others, and two geometry sweeps.
 #define DK_STAGES_MAX 160
+/// Participants with a run of blocks of their own (`WorkerPool.maximumWorkers`); any others only take what is left.
+#define DK_RUNS_MAX 256
+
+/// One participant's run of blocks in the current stage, on a cache line of its own: the stage's tag in the high 40
+/// bits, the next block to take from the front in the next 12 and the end of the run in the low 12. Its owner takes
+/// from the front and the others from the end, each with one compare-and-swap; while it works through its run no
+/// other core touches the line, so its claims cost no transfer between cores (a claim on a line every participant
+/// writes costs one whenever the last claim was another's). A run whose tag is older than the stage is set to the
+/// stage's by whoever reaches it first: the value depends on the stage alone, so it does not matter who.
+typedef struct {
+    _Alignas(64) _Atomic uint64_t range;
+} dk_run;
 
 struct dk_stage_progress {
-    /// Per stage, a bit for each block claimed (a stage has at most 64 blocks); the tail's stage is a count.
-    _Atomic uint64_t claimed[DK_STAGES_MAX];
-    _Atomic intptr_t finished[DK_STAGES_MAX];
+    dk_run runs[DK_RUNS_MAX];
+    /// Per stage, the blocks finished.
+    _Alignas(64) _Atomic intptr_t finished[DK_STAGES_MAX];
+    /// Whether a participant has taken the small colors at the end of a contact pass.
+    _Alignas(64) _Atomic intptr_t tailTaken;
+    /// The tag of the pass's stage 0; stage s is tagged base + s. Grows with every pass, so no run of an earlier pass
+    /// is ever taken for one of this pass.
+    uint64_t tagBase;
     intptr_t minimumBlock, participants;
     /// Nanoseconds participants spent waiting beyond the spin phase for blocks another had claimed.
     _Atomic long long stalled;
 };
 
-dk_stage_progress *dk_stage_progress_create(void) { return calloc(1, sizeof(dk_stage_progress)); }
+dk_stage_progress *dk_stage_progress_create(void) {
+    dk_stage_progress *progress = aligned_alloc(64, sizeof(dk_stage_progress));
+    if (progress) {
+        for (intptr_t p = 0; p < DK_RUNS_MAX; p++) atomic_init(&progress->runs[p].range, 0);
+        for (intptr_t c = 0; c < DK_STAGES_MAX; c++) atomic_init(&progress->finished[c], 0);
+        atomic_init(&progress->tailTaken, 0);
+        atomic_init(&progress->stalled, 0);
+        progress->tagBase = 0;
+        progress->minimumBlock = 1;
+        progress->participants = 1;
+    }
+    return progress;
+}
 void dk_stage_progress_destroy(dk_stage_progress *progress) { free(progress); }
 
 void dk_stage_progress_reset(dk_stage_progress *progress, intptr_t stageCount, intptr_t minimumBlock, intptr_t participants) {
-    for (intptr_t c = 0; c < stageCount && c < DK_STAGES_MAX; c++) {
-        atomic_store_explicit(&progress->claimed[c], 0, memory_order_relaxed);
+    for (intptr_t c = 0; c < stageCount && c < DK_STAGES_MAX; c++)
         atomic_store_explicit(&progress->finished[c], 0, memory_order_relaxed);
-    }
+    atomic_store_explicit(&progress->tailTaken, 0, memory_order_relaxed);
+    progress->tagBase += DK_STAGES_MAX;
     progress->minimumBlock = minimumBlock;
     progress->participants = participants > 0 ? participants : 1;
     atomic_thread_fence(memory_order_release);
 }
 
-/// Claims block b of a stage: whether this participant got it.
-static inline int dk_claim(_Atomic uint64_t *claimed, intptr_t b) {
-    const uint64_t one = 1, bit = one << b;
-    if (atomic_load_explicit(claimed, memory_order_relaxed) & bit) return 0;
-    return !(atomic_fetch_or_explicit(claimed, bit, memory_order_acq_rel) & bit);
+/// A run's parts (implicit conversions: see the note on casts above).
+static inline uint64_t dk_run_tag(uint64_t r) { return r >> 24; }
+static inline intptr_t dk_run_next(uint64_t r) { intptr_t n = (r >> 12) & 0xFFF; return n; }
+static inline intptr_t dk_run_end(uint64_t r) { intptr_t e = r & 0xFFF; return e; }
+static inline uint64_t dk_run_value(uint64_t tag, intptr_t next, intptr_t end) {
+    uint64_t n = next, e = end;
+    return tag << 24 | n << 12 | e;
 }
 
-/// The i-th block participant p (of P) tries among `blocks`: the p-th of P equal runs of blocks forward, then the rest
-/// backward from just before it (wrapping), the far end of another's run. `*home` and `*homeEnd` are set once per pass.
+/// Run p's blocks among `blocks`: the p-th of P equal runs, in order (P: the participants, at most DK_RUNS_MAX).
 static inline void dk_block_home(intptr_t blocks, intptr_t participant, intptr_t participants, intptr_t *home, intptr_t *homeEnd) {
-    const intptr_t p = participant % participants;
-    *home = p * blocks / participants;
-    *homeEnd = (p + 1) * blocks / participants;
-}
-static inline intptr_t dk_block_in_order(intptr_t i, intptr_t home, intptr_t homeEnd, intptr_t blocks) {
-    return i < homeEnd - home ? home + i : (home - 1 - (i - (homeEnd - home)) + 2 * blocks) % blocks;
+    *home = participant * blocks / participants;
+    *homeEnd = (participant + 1) * blocks / participants;
 }
 
-/// One participant's share of stage `stage`, items from ..< to: it claims blocks until none is left, then waits
+/// Run q's value for the stage tagged `tag` of `blocks` blocks, set to the stage's start if it still holds an
+/// earlier stage's; 0 if it holds a later stage's (this stage is then finished).
+static inline uint64_t dk_run_load(dk_stage_progress *progress, intptr_t q, uint64_t tag, intptr_t blocks) {
+    _Atomic uint64_t *range = &progress->runs[q].range;
+    uint64_t r = atomic_load_explicit(range, memory_order_acquire);
+    while (dk_run_tag(r) < tag) {
+        const intptr_t runs = progress->participants < DK_RUNS_MAX ? progress->participants : DK_RUNS_MAX;
+        intptr_t home, homeEnd;
+        dk_block_home(blocks, q, runs, &home, &homeEnd);
+        if (atomic_compare_exchange_weak_explicit(range, &r, dk_run_value(tag, home, homeEnd), memory_order_acq_rel,
+                                                  memory_order_acquire))
+            return dk_run_value(tag, home, homeEnd);
+    }
+    return dk_run_tag(r) == tag ? r : 0;
+}
+
+/// The next block of run q for the stage tagged `tag`, from its front (its owner) or its end (another), or -1 when
+/// the run is empty.
+static inline intptr_t dk_run_take(dk_stage_progress *progress, intptr_t q, uint64_t tag, intptr_t blocks, int front) {
+    _Atomic uint64_t *range = &progress->runs[q].range;
+    uint64_t r = dk_run_load(progress, q, tag, blocks);
+    for (;;) {
+        if (r == 0) return -1;
+        const intptr_t next = dk_run_next(r), end = dk_run_end(r);
+        if (next >= end) return -1;
+        const uint64_t taken = front ? dk_run_value(tag, next + 1, end) : dk_run_value(tag, next, end - 1);
+        if (atomic_compare_exchange_weak_explicit(range, &r, taken, memory_order_acq_rel, memory_order_acquire))
+            return front ? next : end - 1;
+        if (dk_run_tag(r) != tag) return -1;
+    }
+}
+
+/// The next block participant p takes of a stage's `blocks`, or -1 when none is left: its own run from the front,
+/// then the others' from their ends, the run before its own first (wrapping). `*cursor` (0 at the stage's start)
+/// is how many runs it has found empty.
+static inline intptr_t dk_stage_next(dk_stage_progress *progress, uint64_t tag, intptr_t blocks, intptr_t participant,
+                                     intptr_t *cursor) {
+    const intptr_t participants = progress->participants;
+    const intptr_t runs = participants < DK_RUNS_MAX ? participants : DK_RUNS_MAX;
+    while (*cursor < runs) {
+        const intptr_t q = (participant - *cursor + runs) % runs;
+        const intptr_t b = dk_run_take(progress, q, tag, blocks, *cursor == 0 && participant < runs);
+        if (b >= 0) return b;
+        (*cursor)++;
+    }
+    return -1;
+}
+
+/// One participant's share of stage `stage`, items from ..< to: it takes blocks until none is left, then waits
 /// until every block is finished (the next stage reads what this one writes).
 ///
 /// Participant p first takes the p-th of P equal runs of blocks, in order, then what is left of the others' from the
@@ -264,21 +338,18 @@ static inline void dk_stage(dk_stage_progress *progress, intptr_t stage, intptr_
                             void (*run)(const void *pass, intptr_t from, intptr_t to, int kind), const void *pass,
                             int kind, intptr_t participant) {
     if (to <= from) return;
-    // About four blocks per participant: claiming costs an atomic operation on a line the others write too, so
-    // blocks much smaller than that spend as long claiming as solving. At most 64, one bit each.
+    // About four blocks per participant: blocks much smaller spend as long being handed out and waited for as being
+    // solved. At most 64.
     const intptr_t count = to - from, participants = progress->participants;
     const intptr_t shares = 4 * participants;
     intptr_t blockSize = (count + shares - 1) / shares;
     if (blockSize < progress->minimumBlock) blockSize = progress->minimumBlock;
     if (blockSize < (count + 63) / 64) blockSize = (count + 63) / 64;
     const intptr_t blocks = (count + blockSize - 1) / blockSize;
-    intptr_t home, homeEnd;
-    dk_block_home(blocks, participant, participants, &home, &homeEnd);
-    _Atomic uint64_t *claimed = &progress->claimed[stage];
-    intptr_t done = 0;
-    for (intptr_t i = 0; i < blocks; i++) {
-        const intptr_t b = dk_block_in_order(i, home, homeEnd, blocks);
-        if (!dk_claim(claimed, b)) continue;
+    const uint64_t tag = progress->tagBase + stage;
+    participant %= participants;
+    intptr_t done = 0, cursor = 0;
+    for (intptr_t b; (b = dk_stage_next(progress, tag, blocks, participant, &cursor)) >= 0; ) {
         const intptr_t start = from + b * blockSize, end = start + blockSize < to ? start + blockSize : to;
         run(pass, start, end, kind);
         done++;
@@ -291,15 +362,8 @@ static inline void dk_stage(dk_stage_progress *progress, intptr_t stage, intptr_
 
 intptr_t dk_blocks_next(dk_stage_progress *progress, intptr_t blocks, intptr_t participant, intptr_t *cursor) {
     if (blocks > 64) blocks = 64;
-    intptr_t home, homeEnd;
-    dk_block_home(blocks, participant, progress->participants, &home, &homeEnd);
-    _Atomic uint64_t *claimed = &progress->claimed[0];
-    while (*cursor < blocks) {
-        // The same order as a stage's (dk_stage).
-        const intptr_t b = dk_block_in_order((*cursor)++, home, homeEnd, blocks);
-        if (dk_claim(claimed, b)) return b;
-    }
-    return -1;
+    // The same order as a stage's (dk_stage).
+    return dk_stage_next(progress, progress->tagBase, blocks, participant % progress->participants, cursor);
 }
 
 long long dk_stage_progress_take_stalled(dk_stage_progress *progress) {
@@ -325,7 +389,7 @@ void dk_contact_pass_participate(const dk_contact_pass *pass, dk_stage_progress 
         dk_stage(progress, c, start, end, dk_contact_blocks, pass, 0, participant);
         start = end;
     }
-    if (tail < colors && atomic_fetch_add_explicit(&progress->claimed[tail], 1, memory_order_acq_rel) == 0) {
+    if (tail < colors && atomic_fetch_add_explicit(&progress->tailTaken, 1, memory_order_acq_rel) == 0) {
         for (intptr_t c = tail; c < colors; c++) {
             dk_contact_pass_run_batches(pass, start, pass->colorEnds[c]);
             start = pass->colorEnds[c];

@@ -34,8 +34,8 @@ void dk_pool_run(dk_pool *pool, dk_task_fn fn, void *context, intptr_t taskCount
 /// resets the count.
 long long dk_pool_take_stalled(dk_pool *pool);
 
-/// The shared progress of one staged pass: per stage (a color, or a sweep), the blocks claimed and the blocks
-/// finished.
+/// The shared progress of one staged pass: each participant's run of the current stage's blocks (a color, or a sweep),
+/// which it takes from the front and the others from the end, and per stage the blocks finished.
 typedef struct dk_stage_progress dk_stage_progress;
 dk_stage_progress *dk_stage_progress_create(void);
 void dk_stage_progress_destroy(dk_stage_progress *progress);
