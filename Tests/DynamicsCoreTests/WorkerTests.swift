@@ -267,14 +267,15 @@ final class WorkerTests: XCTestCase {
     /// clearly win), 4 run on the caller's thread alone; if they took less time
     /// than the 4 steps on the workers before them and the 4 after, on average (by over 5%), the world backs off as
     /// after a stall: a host whose other tenants take a core in slices too fine for any one wait to show can make two
-    /// threads slower than one. Steps growing cheaper as a scene calms do not make one thread look faster.
+    /// threads slower than one. Steps growing cheaper as a scene calms do not make one thread look faster. A trial
+    /// whose steps so far took over 1.5 times the workers' ends early.
     func test_trialOfOneThread_backsOffWhenOneThreadIsFaster() {
         var state = WorkerState()
         func onWorkers(_ n: Int, step: Int64) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: step / 2, step: step) } }
         func onCaller(_ n: Int, step: Int64) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: 0, step: step) } }
         /// `steps` on the workers (100 µs), the last starting a trial whose 4 steps run on the caller's thread
-        /// (`caller`, 150 µs: two threads clearly faster), then the 4 after it on the workers: the workers stay.
-        func trialKeepingTheWorkers(after steps: Int, caller: Int64 = 150_000, line: UInt = #line) {
+        /// (`caller`, 140 µs: two threads clearly faster), then the 4 after it on the workers: the workers stay.
+        func trialKeepingTheWorkers(after steps: Int, caller: Int64 = 140_000, line: UInt = #line) {
             onWorkers(steps - 1, step: 100_000)
             XCTAssertFalse(state.callerOnly, line: line)
             onWorkers(1, step: 100_000)
@@ -293,6 +294,27 @@ final class WorkerTests: XCTestCase {
         trialKeepingTheWorkers(after: 240)
         trialKeepingTheWorkers(after: 240, caller: 110_000)
         trialKeepingTheWorkers(after: 240)
+        // A trial whose first step takes over 1.5 times the workers' ends after it: the workers stay, and the next
+        // trial comes 240 steps on the workers later.
+        onWorkers(240, step: 100_000)
+        XCTAssertTrue(state.callerOnly)
+        onCaller(1, step: 160_000)
+        XCTAssertFalse(state.callerOnly, "one step of the trial plainly slower ends it")
+        onWorkers(239, step: 100_000)
+        XCTAssertFalse(state.callerOnly)
+        XCTAssertEqual(state.backoffSteps, 0)
+        // Two steps of 140 and 170 µs: 1.55 times on average, the trial ends after the second.
+        onWorkers(1, step: 100_000)
+        onCaller(1, step: 140_000)
+        XCTAssertTrue(state.callerOnly)
+        onCaller(1, step: 170_000)
+        XCTAssertFalse(state.callerOnly)
+        onWorkers(239, step: 100_000)
+        XCTAssertFalse(state.callerOnly)
+        onWorkers(1, step: 100_000)
+        XCTAssertTrue(state.callerOnly)
+        onCaller(4, step: 140_000)
+        onWorkers(4, step: 100_000)
         // One thread faster (the workers' steps 100 µs, the caller's 90 µs): the back-off comes once the 4 steps after
         // the trial are timed.
         onWorkers(240, step: 100_000)

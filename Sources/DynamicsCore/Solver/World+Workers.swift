@@ -36,7 +36,8 @@ struct WorkerState {
     /// trial finds that out, and the world backs off as after a stall. The gap doubles from `firstTrial` to
     /// `trialInterval` with each trial that keeps the workers by a close call, and goes to `trialInterval` at once
     /// when they were clearly faster: a scene that is busy for a few hundred steps (a pile landing) is tried while it
-    /// is busy, and a scene the workers serve well pays for one trial early and then one every `trialInterval`.
+    /// is busy, and a scene the workers serve well pays for one trial early and then one every `trialInterval`. A
+    /// trial whose first steps are plainly slower than the workers' ends there.
     var untilTrial = WorkerState.firstTrial
     var trialGap = WorkerState.firstTrial
     var trialLeft = 0
@@ -115,6 +116,17 @@ extension WorkerState {
         if trialLeft > 0 {
             callerWindow += step
             trialLeft -= 1
+            // One thread already plainly slower (its steps so far took over 1.5 times as long as the workers' before
+            // the trial, on average): the rest of the trial would only cost their time, and a scene growing busier
+            // does not grow 1.5 times busier in a step or two. The workers stay, the next trial the longest gap on.
+            let run = Int64(WorkerState.trialLength - trialLeft)
+            if callerWindow * 2 * Int64(WorkerState.trialLength) > workersWindow * 3 * run {
+                trialLeft = 0
+                trialGap = WorkerState.trialInterval
+                untilTrial = trialGap
+                workersWindow = 0
+                return
+            }
             if trialLeft == 0 {
                 afterTrialLeft = WorkerState.trialLength
                 workersAfterWindow = 0
