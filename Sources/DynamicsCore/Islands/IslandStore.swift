@@ -15,9 +15,10 @@ struct IslandStore {
     var wakeList: [Int32] = []
     var unionParent: [Int32] = []
     /// Whether `unionParent` holds the islands of the awake bodies as their joints alone join them (no contact was
-    /// awake), for the slots and awake joints as they were: `bodies.slotVersion` and `JointStore.awakeVersion` then.
-    /// A joint grid or a chain that swings without touching anything keeps its islands from step to step.
-    var jointIslands: (valid: Bool, slots: UInt64, joints: UInt64) = (false, 0, 0)
+    /// awake), for the slots, awake joints and awake bodies as they were: `bodies.slotVersion`,
+    /// `JointStore.awakeVersion` and the awake count then. A joint grid or a chain that swings without touching
+    /// anything keeps its islands from step to step.
+    var jointIslands: (valid: Bool, slots: UInt64, joints: UInt64, count: Int) = (false, 0, 0, 0)
     /// Each awake body's position and rotation (by slot) before the step's substeps, and whether this step recorded
     /// them (`integratePositions`, in the step's first substep): the rest test judges a body by how far it moved over
     /// the step as well. The velocity a body ends a step with is not always one it moves by: an item jammed between
@@ -37,4 +38,12 @@ struct IslandStore {
     var members: [Int32] = []
 
     init() {}
+
+    /// Grows the union-find's per-slot tables to `n` awake bodies: at the start of a step, with the step's other
+    /// per-body tables, so that the rest test does not allocate them the first time it runs, steps later in a scene
+    /// already steady.
+    mutating func reserveSlots(_ n: Int) {
+        if unionParent.count < n { unionParent.append(contentsOf: repeatElement(0, count: n - unionParent.count)) }
+        if rootReady.count < n { rootReady.append(contentsOf: repeatElement(false, count: n - rootReady.count)) }
+    }
 }

@@ -106,10 +106,10 @@ extension World {
 
             // Union-find over awake slots, unless the joints alone join them and nothing changed since the last one.
             let jointsOnly = contactStore.contacts.isEmpty
-            let unchanged = jointsOnly && islandStore.jointIslands == (true, bodies.slotVersion, jointStore.awakeVersion)
+            let unchanged = jointsOnly && islandStore.jointIslands == (true, bodies.slotVersion, jointStore.awakeVersion, n)
                 && islandStore.unionParent.count >= n
-            islandStore.jointIslands = (jointsOnly, bodies.slotVersion, jointStore.awakeVersion)
-            if islandStore.unionParent.count < n { islandStore.unionParent.append(contentsOf: repeatElement(0, count: n - islandStore.unionParent.count)) }
+            islandStore.jointIslands = (jointsOnly, bodies.slotVersion, jointStore.awakeVersion, n)
+            islandStore.reserveSlots(n)
             if !unchanged { islandStore.unionParent.withUnsafeMutableBufferPointer { parent in
                 for s in 0..<n { parent[s] = Int32(s) }
                 let table = parent.baseAddress!
@@ -155,7 +155,6 @@ extension World {
             } }
             // Per root: whether all its members are ready. A member not ready clears its root's flag: stores only, no
             // chain of loads and stores through one root's entry (a joint grid is one island of 10,000 bodies).
-            if islandStore.rootReady.count < n { islandStore.rootReady.append(contentsOf: repeatElement(false, count: n - islandStore.rootReady.count)) }
             // Over local buffers: most steps of a moving scene find no island ready and stop after these two passes.
             let window = settings.timeToSleep
             let anyReady = islandStore.unionParent.withUnsafeBufferPointer { parent in

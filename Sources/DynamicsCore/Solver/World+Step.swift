@@ -27,6 +27,7 @@ extension World {
         // Nothing can collide, no joint is awake, every field is a simple kind over every body: the step is one
         // pass over the bodies (World+FreeMotion).
         let free = beginStep()
+        if settings.sleepingEnabled { islandStore.reserveSlots(bodies.awakeCount) }
         applyForces(dt: dt, substeps: substeps, h: h, free: free)
         finish(.forces)
 
@@ -188,6 +189,7 @@ extension World {
         broadphase.candidates = []; broadphase.freshCandidates = []; broadphase.fatGrid = FatGrid()
         broadphase.fatBoxes.release()
         islandStore.unionParent = []; islandStore.rootReady = []; islandStore.rootIndex = []; islandStore.roots = []; islandStore.members = []
+        islandStore.jointIslands.valid = false
         islandStore.stepStartPosition = []; islandStore.stepStartRotation = []
     }
 
