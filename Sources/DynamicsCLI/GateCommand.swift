@@ -13,10 +13,9 @@ struct Gate: ParsableCommand {
         discussion: """
         Each profile runs through `dynamics run` in a process of its own. With valgrind (--method callgrind, the \
         default where it is installed) the gate counts the instructions of the engine's step (World.step) per step \
-        on one worker, and the heap allocations the step makes in steps N+1…2N (the steady state; runs at N and 2N \
-        steps; two more than the baseline are allowed, as callgrind's count of the Swift runtime's allocations varies by \
-        as much between identical runs; a run that comes to rest at step R before 2N is counted over steps M+1…2M, \
-        M = R/2, and says so). Where valgrind is missing, Linux perf counts the process's instructions at N and 2N steps \
+        on one worker, and the heap allocations the step makes in steps N+1…2N on any thread (the steady state; \
+        valgrind's DHAT, runs at N and 2N steps; none more than the baseline is allowed; a run that comes to rest at \
+        step R before 2N is counted over steps M+1…2M, M = R/2, and says so). Where valgrind is missing, Linux perf counts the process's instructions at N and 2N steps \
         (their difference per step), if the machine lets it; else the wall clock gives the median time per step of \
         --repetitions runs, and the gate allows their spread as well as the tolerance. \
         Exit status: 0 when every case is within its baseline, 1 when one is not (or has no baseline), 2 when a \
@@ -208,10 +207,8 @@ struct Gate: ParsableCommand {
                 f.lanes = r.summary.lanes
             }
             if measure != .instructions {
-                // Each count is the larger of two runs (see `compare` for callgrind's variation).
                 func count(_ n: Int) throws -> (Int, GateRunSummary) {
-                    let runs = try (0..<2).map { _ in try Gate.callgrind(exe, runArguments(c, steps: n, workers: workers)) }
-                    return (runs.map(\.allocations).max()!, runs[0].summary)
+                    try Gate.dhatAllocations(exe, runArguments(c, steps: n, workers: workers))
                 }
                 var (first, s1) = try count(c.steps)
                 var (second, s2) = try count(2 * c.steps)
@@ -280,13 +277,11 @@ struct Gate: ParsableCommand {
         }
         let whole: (Double) -> String = { String(format: "%.0f", $0) }
         if let i = measured.instructionsPerStep { row("instr/step", i, old?.instructionsPerStep, limit: tol, format: whole) }
-        // Two allocations more in the window are allowed: callgrind's count of the Swift runtime's allocations inside
-        // the step varies by as much between identical runs (73,107 to 73,109 in four runs of field-swarm-10000),
-        // while a step that allocates does so in every one of the N steps.
+        // Counted exactly (DHAT sees every allocation, on every thread): none more than the baseline is allowed.
         if let a = measured.steadyAllocations {
             // The window's steps, where the run rests before step 2N.
             let window = measured.restWindow.map { "allocs in \($0.half + 1)…\(2 * $0.half) (rests at \($0.rest))" } ?? "allocs in N+1…2N"
-            row(window, Double(a), old?.steadyAllocations.map(Double.init), limit: 2, exact: true, format: { String(format: "%.0f", $0) })
+            row(window, Double(a), old?.steadyAllocations.map(Double.init), limit: 0, exact: true, format: { String(format: "%.0f", $0) })
         }
         if let t = measured.msPerStep {
             let band = max(tol, measured.noise ?? 0, old?.noise ?? 0)
@@ -321,11 +316,40 @@ struct Gate: ParsableCommand {
     }
 
     static let engineStep = "$s12DynamicsCore5WorldC4step2dt8substepsySf_SitKF"
-    static let allocators: Set<String> = ["malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign"]
 
-    /// One `dynamics run` under callgrind, counting inside World.step only: its instructions and its calls to the
-    /// C allocators (from the call graph; callgrind names a function "(id) name" the first time, "(id)" after).
-    static func callgrind(_ exe: String, _ arguments: [String]) throws -> (instructions: Double, allocations: Int, summary: GateRunSummary) {
+    /// The frames whose allocations are the engine's: the step, and the world's pool threads (which run only the
+    /// step's passes; under valgrind, which runs one thread at a time, the caller's thread takes nearly all of them).
+    static let engineFrames = [engineStep, "dk_pool_helper"]
+
+    /// One `dynamics run` under valgrind's DHAT: the heap blocks allocated with World.step or a pool thread on the
+    /// stack, on any thread. DHAT records every allocation with its whole stack, so the count is exact and the same
+    /// in identical runs (callgrind's call graph attributes some of the Swift runtime's allocations differently from
+    /// run to run when a step runs on two threads, and sees a thread's calls only while that thread is inside the
+    /// step it toggles on).
+    static func dhatAllocations(_ exe: String, _ arguments: [String]) throws -> (Int, GateRunSummary) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dynamics-gate-dhat-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("dhat.json").path
+        // Deep enough for any of the engine's stacks to reach the step or the pool thread's start.
+        let r = try capture(["valgrind", "--tool=dhat", "--num-callers=500", "--dhat-out-file=\(file)", exe] + arguments)
+        guard r.status == 0 else { throw GateMeasureError(message: "valgrind --tool=dhat \(arguments.prefix(2).joined(separator: " ")) failed: \(r.err.split(separator: "\n").suffix(2).joined(separator: " "))") }
+        guard let data = FileManager.default.contents(atPath: file),
+              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let frames = root["ftbl"] as? [String], let points = root["pps"] as? [[String: Any]] else {
+            throw GateMeasureError(message: "DHAT wrote no readable profile")
+        }
+        let engine = frames.map { frame in engineFrames.contains { frame.contains($0) } }
+        var allocations = 0
+        for point in points {
+            guard let stack = point["fs"] as? [Int], let blocks = point["tbk"] as? Int else { continue }
+            if stack.contains(where: { $0 >= 0 && $0 < engine.count && engine[$0] }) { allocations += blocks }
+        }
+        return (allocations, try GateRunSummary(r.out))
+    }
+
+    /// One `dynamics run` under callgrind, counting inside World.step only: its instructions.
+    static func callgrind(_ exe: String, _ arguments: [String]) throws -> (instructions: Double, summary: GateRunSummary) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dynamics-gate-cg-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -337,26 +361,7 @@ struct Gate: ParsableCommand {
             throw GateMeasureError(message: "callgrind reported no instruction count")
         }
         guard total > 0 else { throw GateMeasureError(message: "callgrind counted nothing in World.step: is this a release build?") }
-        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-        var names: [Substring: Substring] = [:]
-        var callee: Substring?
-        var allocations = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            if line.hasPrefix("fn=") || line.hasPrefix("cfn=") {
-                let rest = line.drop { $0 != "(" }
-                guard let close = rest.firstIndex(of: ")") else { continue }
-                let id = rest[rest.index(after: rest.startIndex)..<close]
-                let name = rest[rest.index(after: close)...].drop { $0 == " " }
-                if !name.isEmpty { names[id] = name }
-                callee = line.hasPrefix("cfn=") ? names[id] : nil
-            } else if line.hasPrefix("calls=") {
-                if let callee, allocators.contains(String(callee)) {
-                    allocations += Int(line.dropFirst(6).split(separator: " ").first ?? "") ?? 0
-                }
-                callee = nil
-            }
-        }
-        return (total, allocations, try GateRunSummary(r.out))
+        return (total, try GateRunSummary(r.out))
     }
 }
 
@@ -403,7 +408,7 @@ struct GateFigures: Codable, Equatable {
 
 /// The baseline file: a figure set per case, the tolerance they were written with and a note.
 struct GateBaseline: Codable {
-    var note = "Figures of `dynamics gate`: per case (profile@steps, lanes, workers), instructions of World.step per step (callgrind on one worker, or perf), heap allocations of World.step in steps N+1…2N, or the median wall-clock ms per step and its spread. Rewrite with `dynamics gate … --update` and say why in the commit."
+    var note = "Figures of `dynamics gate`: per case (profile@steps, lanes, workers), instructions of World.step per step (callgrind on one worker, or perf), heap allocations of World.step in steps N+1…2N on any thread (DHAT), or the median wall-clock ms per step and its spread. Rewrite with `dynamics gate … --update` and say why in the commit."
     var tolerance = 0.03
     var cases: [String: GateFigures] = [:]
 
