@@ -14,8 +14,10 @@ struct Scene: ParsableCommand {
     var steps = 600
     @Option(parsing: .unconditional, help: "Substeps per step.")
     var substeps = 4
-    @Flag(help: "Print per-stage timings every 60 steps.")
+    @Flag(help: "Print per-stage timings every 60 steps (--every).")
     var verbose = false
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --verbose, print every N steps instead of 60.", valueName: "N"))
+    var every = 60
     @Flag(help: "Print, for each step until every item rests, the awake items, the items ready to sleep and the peak linear (pt/s) and angular (degrees/s) speeds.")
     var settling = false
     @Option(parsing: .unconditional, help: "Broadphase grid cell size in points (default: chosen from the typical item size).")
@@ -46,6 +48,7 @@ struct Scene: ParsableCommand {
         guard cellSize.isFinite && cellSize >= 0 else { throw ValidationError("cell size must be finite and not negative, got \(cellSize)") }
         if let ensemble, ensemble < 1 { throw ValidationError("ensemble must be at least 1, got \(ensemble)") }
         guard jitter.isFinite && jitter >= 0 else { throw ValidationError("jitter must be finite and not negative, got \(jitter)") }
+        guard every >= 1 else { throw ValidationError("--every must be at least 1, got \(every)") }
         if ensemble != nil && (settling || verbose) { throw ValidationError("--ensemble prints one line per copy; run one copy for --settling or --verbose") }
     }
 
@@ -73,7 +76,7 @@ struct Scene: ParsableCommand {
             stepSeconds += world.profile.total; workerSeconds += world.profile.onWorkers
             if settling && world.awakeBodyCount > 0 { printSettling(world, step: s + 1) }
             if asleepAt == nil && world.awakeBodyCount == 0 { asleepAt = s + 1 }
-            if verbose && (s + 1) % 60 == 0 { print("step \(s + 1): awake \(world.awakeBodyCount), contacts \(world.contactCount), \(world.profile)") }
+            if verbose && (s + 1) % every == 0 { print("step \(s + 1): awake \(world.awakeBodyCount), contacts \(world.contactCount), \(world.profile)") }
         }
         // The share of the step time spent outside the passes handed to the workers.
         let callerOnly = stepSeconds > 0 ? 1 - workerSeconds / stepSeconds : 1

@@ -51,6 +51,18 @@ final class BenchCLITests: XCTestCase {
         XCTAssertTrue(both.err.contains("--ensemble prints one line per copy"), both.err)
     }
 
+    /// `--verbose --every N` prints the stage timings every N steps; N must be at least 1.
+    func test_scene_verbose_printsEveryNSteps() throws {
+        let folder = FileManager.default.temporaryDirectory
+        let run = try runProgram([dynamicsBinary, "scene", "pyramid", "4", "--steps", "10", "--verbose", "--every", "3"], in: folder)
+        XCTAssertEqual(run.status, 0, run.err)
+        let steps = run.out.split(separator: "\n").filter { $0.hasPrefix("step ") }.map { $0.split(separator: ":")[0] }
+        XCTAssertEqual(steps, ["step 3", "step 6", "step 9"], run.out)
+        let bad = try runProgram([dynamicsBinary, "scene", "pyramid", "4", "--verbose", "--every", "0"], in: folder)
+        XCTAssertNotEqual(bad.status, 0)
+        XCTAssertTrue(bad.err.contains("--every must be at least 1, got 0"), bad.err)
+    }
+
     /// With two workers, `dynamics scene` says how much of the step ran on the caller's thread alone (a share between 0
     /// and 1); with one it has nothing to say.
     func test_scene_reportsTheCallerOnlyShare_withWorkers() throws {
