@@ -137,6 +137,41 @@ final class WideJointTests: XCTestCase {
         XCTAssertEqual(length(b - a), 30, accuracy: 1)
     }
 
+    /// Where rods are all there is to solve and gravity all that changes the velocities, the warm start's copy of
+    /// the velocities into the packed state integrates them on the way (no pass of its own): the same bits as the
+    /// velocity pass, on one thread and on two; with a damped item the pass runs as before.
+    func test_velocityIntegrationInTheRodsCopy_matchesTheVelocityPass() throws {
+        /// The world after 60 steps, its items, and the steps that found items awake.
+        func run(fused: Bool, workers: Int = 1, damped: Bool = false) throws -> (World, [BodyID], awake: Int) {
+            let world = World()
+            try world.setWorkerCount(workers)
+            world.workers.handOutEveryPass(from: 64)
+            world.rodSolver.kickInCopy = fused
+            let (items, _) = try world.build(BenchmarkScene.jointGrid(12))
+            if damped { try world.setMaterial(items[5], restitution: 0, friction: 0, linearDamping: 0.5, angularDamping: 0, charge: 0) }
+            var awake = 0
+            for _ in 0..<60 {
+                if world.awakeBodyCount > 0 { awake += 1 }
+                try world.step(dt: 1.0 / 60, substeps: 4)
+            }
+            return (world, items, awake)
+        }
+        let (pass, items, _) = try run(fused: false)
+        XCTAssertEqual(pass.rodSolver.kickedSteps, 0)
+        for workers in [1, 2] {
+            let (fused, _, awake) = try run(fused: true, workers: workers)
+            XCTAssertGreaterThan(awake, 30)
+            XCTAssertEqual(fused.rodSolver.kickedSteps, awake, "\(workers) workers: every step with items awake takes the integration into the copy")
+            XCTAssertEqual(fused.stateHash(), pass.stateHash(), "\(workers) workers")
+            for id in items.prefix(20) {
+                XCTAssertEqual(fused.velocity(of: id).x.bitPattern, pass.velocity(of: id).x.bitPattern)
+                XCTAssertEqual(fused.velocity(of: id).y.bitPattern, pass.velocity(of: id).y.bitPattern)
+            }
+        }
+        let (damped, _, _) = try run(fused: true, damped: true)
+        XCTAssertEqual(damped.rodSolver.kickedSteps, 0, "a damped item keeps the velocity pass")
+    }
+
     /// The rods' impulses stay in their batches between steps; a joint record gets its impulse when the batches are
     /// rebuilt, or when the joint is destroyed, so a new joint taking its record starts from no impulse.
     func test_rodImpulses_reachTheRecordsBeforeARecordIsReused() throws {

@@ -253,6 +253,7 @@ extension World {
             let vel = columns.velocity, angVel = columns.angularVelocity
             let packedVel = rodSolver.velocity.rawBytes, packedPose = rodSolver.pose.rawBytes
             let copyPoses = rodSolver.geometryStale
+            let kick = warmStart ? rodSolver.kick : 0, gravity = columns.gravity
             // The packed state in and out, in blocks of entries on the workers (each entry is one body's own).
             let copyBlock = WorkerState.bodyBlock, copyMinimum = 4096
             if copyIn || copyPoses {
@@ -266,8 +267,20 @@ extension World {
                             let p = pos[s], q = rot[s]
                             (packedPose + 16 &* e).storeBytes(of: V(p.x, p.y, q.c, q.s), as: V.self)
                         }
+                        /// The velocity integrated by `kick` on the way in: `integrateVelocities` without damping,
+                        /// forces or fields, component by component.
+                        @inline(__always) func kicked(_ e: Int, _ s: Int) {
+                            let v = vel[s], g = gravity[s]
+                            (packedVel + 16 &* e).storeBytes(of: V(v.x + kick * g.x, v.y + kick * g.y, angVel[s], 0), as: V.self)
+                        }
                         // One loop per case, so that none tests the flags per body.
-                        if copyIn && copyPoses {
+                        if kick != 0 && copyIn {
+                            if copyPoses {
+                                for e in range { let s = Int(list[e]); kicked(e, s); pose(e, s) }
+                            } else {
+                                for e in range { kicked(e, Int(list[e])) }
+                            }
+                        } else if copyIn && copyPoses {
                             for e in range { let s = Int(list[e]); velocity(e, s); pose(e, s) }
                         } else if copyIn {
                             for e in range { velocity(e, Int(list[e])) }
@@ -359,6 +372,12 @@ struct WideRodSolver {
     var impulsesPending = false
     /// This step's constraints are wide rods only (and warm starting is on): see `runWideRods`.
     var alone = false
+    /// When nonzero, the substep length h whose velocity integration (v + h·g) the warm start's copy into the packed
+    /// state applies (`World.solve`).
+    var kick: Float = 0
+    /// Whether the warm start may take the velocity integration in (tests turn it off to compare), and the steps it did.
+    var kickInCopy = true
+    var kickedSteps = 0
 
     init() {}
 }

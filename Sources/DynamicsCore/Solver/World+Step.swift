@@ -242,10 +242,19 @@ extension World {
                     if jointsLast { solveJoints(h: h, .relax, weldsOnly: true) }
                 }
             }
+            // Rods alone over every awake body, and gravity all that changes the velocities between substeps: the
+            // velocity integration (v + h·g, the same operations) rides in the warm start's copy of the velocities
+            // into the rods' packed state, on the thread that solves those bodies next, instead of a pass of its own.
+            // Nothing reads the bodies' velocity columns before the solve pass writes them back.
+            rodSolver.kick = rodSolver.kickInCopy && rodSolver.alone && rodSolver.bodies.count == bodies.awakeCount && columns.force == nil
+                && columns.linearDampingFactor == nil && columns.torqueA == nil && columns.angularDampingFactor == nil
+                && !fieldStore.active && !fieldStore.motion.active ? h : 0
+            if rodSolver.kick != 0 { rodSolver.kickedSteps &+= 1 }
+            defer { rodSolver.kick = 0 }
             for substep in 0..<substeps {
                 jointStore.anchorTimeLeft = jointStore.anchorsInMotion.isEmpty ? 0 : Float(substeps - substep) * h
                 // Springs integrated by velocity Verlet: half a kick in the first substep, half after the last.
-                integrateVelocities(h: h, springWeight: substep == 0 ? 0.5 : 1)
+                if rodSolver.kick == 0 { integrateVelocities(h: h, springWeight: substep == 0 ? 0.5 : 1) }
                 if warm { solveConstraints(.warmStart) }
                 solveConstraints(.solve)
                 integratePositions(h: h, recordStart: substep == 0 && settings.sleepingEnabled)
