@@ -138,8 +138,8 @@ final class WideJointTests: XCTestCase {
     }
 
     /// Where rods are all there is to solve and gravity all that changes the velocities, the warm start's copy of
-    /// the velocities into the packed state integrates them on the way (no pass of its own): the same bits as the
-    /// velocity pass, on one thread and on two; with a damped item the pass runs as before.
+    /// the velocities into the packed state integrates them on the way on the workers (no pass of its own): the same
+    /// bits as the velocity pass on one thread; with a damped item the pass runs as before.
     func test_velocityIntegrationInTheRodsCopy_matchesTheVelocityPass() throws {
         /// The world after 60 steps, its items, and the steps that found items awake.
         func run(fused: Bool, workers: Int = 1, damped: Bool = false) throws -> (World, [BodyID], awake: Int) {
@@ -158,17 +158,20 @@ final class WideJointTests: XCTestCase {
         }
         let (pass, items, _) = try run(fused: false)
         XCTAssertEqual(pass.rodSolver.kickedSteps, 0)
-        for workers in [1, 2] {
+        let (one, _, _) = try run(fused: true)
+        XCTAssertEqual(one.rodSolver.kickedSteps, 0, "one thread keeps the velocity pass")
+        for workers in [2, 3] {
             let (fused, _, awake) = try run(fused: true, workers: workers)
+            // Every step on the workers takes it (the first 8 at least: the trials of one thread come later).
             XCTAssertGreaterThan(awake, 30)
-            XCTAssertEqual(fused.rodSolver.kickedSteps, awake, "\(workers) workers: every step with items awake takes the integration into the copy")
+            XCTAssertGreaterThanOrEqual(fused.rodSolver.kickedSteps, 8, "\(workers) workers: the steps on the workers take the integration into the copy")
             XCTAssertEqual(fused.stateHash(), pass.stateHash(), "\(workers) workers")
             for id in items.prefix(20) {
                 XCTAssertEqual(fused.velocity(of: id).x.bitPattern, pass.velocity(of: id).x.bitPattern)
                 XCTAssertEqual(fused.velocity(of: id).y.bitPattern, pass.velocity(of: id).y.bitPattern)
             }
         }
-        let (damped, _, _) = try run(fused: true, damped: true)
+        let (damped, _, _) = try run(fused: true, workers: 2, damped: true)
         XCTAssertEqual(damped.rodSolver.kickedSteps, 0, "a damped item keeps the velocity pass")
     }
 

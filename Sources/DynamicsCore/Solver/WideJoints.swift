@@ -255,7 +255,7 @@ extension World {
             let copyPoses = rodSolver.geometryStale
             let kick = warmStart ? rodSolver.kick : 0, gravity = columns.gravity
             // The packed state in and out, in blocks of entries on the workers (each entry is one body's own).
-            let copyBlock = WorkerState.bodyBlock, copyMinimum = 4096
+            let copyBlock = WorkerState.bodyBlock, copyMinimum = workers.parallelPackedCopy
             if copyIn || copyPoses {
                 rodSolver.bodies.withUnsafeBufferPointer { list in
                     forEachBlock(count: list.count, minimumBlock: copyBlock, parallelMinimum: copyMinimum) { range in
