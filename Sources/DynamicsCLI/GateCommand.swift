@@ -207,8 +207,11 @@ struct Gate: ParsableCommand {
                 f.lanes = r.summary.lanes
             }
             if measure != .instructions {
+                // On several workers, pinned to them: a fall-back to the caller's thread (under valgrind, which runs
+                // one thread at a time, the workers are slower than one thread) would switch paths at steps that
+                // depend on the timing, and a path's lists grow the first time it runs.
                 func count(_ n: Int) throws -> (Int, GateRunSummary) {
-                    try Gate.dhatAllocations(exe, runArguments(c, steps: n, workers: workers))
+                    try Gate.dhatAllocations(exe, runArguments(c, steps: n, workers: workers) + (workers > 1 ? ["--pin-workers"] : []))
                 }
                 var (first, s1) = try count(c.steps)
                 var (second, s2) = try count(2 * c.steps)

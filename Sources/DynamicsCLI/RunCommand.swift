@@ -336,6 +336,8 @@ struct Bench: ParsableCommand {
 struct WorkersOption: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Threads each step runs on, the caller's included (default: the machine's cores); results are identical.", valueName: "N"))
     var workers: Int?
+    @Flag(name: .long, help: "Keep every step on the workers: no fall-back to the caller's thread when they are held up or slower (for measuring that path); results are identical.")
+    var pinWorkers = false
 
     func validate() throws {
         if let n = workers, !(1...WorkerPool.maximumWorkers).contains(n) {
@@ -345,5 +347,6 @@ struct WorkersOption: ParsableArguments {
 
     func apply(to animator: DynamicAnimator) {
         if let workers { animator.workerCount = workers }
+        if pinWorkers { animator.workersAdapt = false }
     }
 }

@@ -61,6 +61,7 @@ struct Scene: ParsableCommand {
         settings.contactDampingRatio = contactDampingRatio
         let world = try World(settings: settings)
         if let workers = workerOption.workers { try world.setWorkerCount(workers) }
+        if workerOption.pinWorkers { world.workersAdapt = false }
         let (ids, links) = try world.build(scene)
         let clock = ContinuousClock()
         var times: [Double] = []

@@ -44,6 +44,13 @@ open class DynamicAnimator {
             try? world.setWorkerCount(newValue)
         }
     }
+    /// Whether the steps leave their workers for the caller's thread alone while the workers are held up or slower
+    /// (a DynamicsKit addition; default true). Off, the workers run every pass with enough work, whatever the timing.
+    /// The simulation is the same to the bit either way.
+    public var workersAdapt: Bool {
+        get { world.workersAdapt }
+        set { world.workersAdapt = newValue }
+    }
     /// Simulated seconds per second of `advance(by:)` (1 = real time).
     public var speed: Double = 1 {
         didSet { if !require(speed.isFinite && speed >= 0 && speed <= 1_000_000, "DynamicAnimator: speed must be \(Rule.nonNegativeMagnitude), got \(speed)") { speed = oldValue } }

@@ -363,6 +363,22 @@ final class WorkerTests: XCTestCase {
         XCTAssertEqual(state.backoffSteps, 240)
     }
 
+    /// With the workers pinned (`World.workersAdapt` off), no trial and no back-off take a step off them, however
+    /// slow the workers or long their stalls; turned off during a trial or back-off, the next step is on the workers.
+    func test_pinnedWorkers_neverFallBackToOneThread() throws {
+        var state = WorkerState()
+        state.adapts = false
+        for _ in 0..<300 { state.recordStep(stalled: 90_000, parallel: 100_000, step: 100_000) }
+        XCTAssertFalse(state.callerOnly)
+        XCTAssertEqual(state.backoffSteps, 0)
+        let world = World()
+        for _ in 0..<8 { world.workers.recordStep(stalled: 0, parallel: 50_000, step: 100_000) }
+        XCTAssertTrue(world.workers.callerOnly, "the trial of one thread")
+        world.workersAdapt = false
+        XCTAssertFalse(world.workers.callerOnly)
+        XCTAssertFalse(world.workersAdapt)
+    }
+
     /// The pool runs every task once, whatever the count, and returns only when all have run.
     func test_pool_runsEveryTaskOnce() throws {
         let pool = try WorkerPool(workers: 3)

@@ -57,6 +57,8 @@ struct WorkerState {
     static let trialAfterBackoff = 12
     /// Whether this step runs on the caller's thread alone (a back-off or a trial).
     var callerOnly: Bool { backoffSteps > 0 || trialLeft > 0 }
+    /// Whether the back-offs and trials run (`World.workersAdapt`).
+    var adapts = true
     /// Back-offs last from one second of steps to a minute.
     static let shortestBackoff = 60
     static let longestBackoff = 3600
@@ -111,6 +113,7 @@ extension WorkerState {
     /// to the workers, `stalled` of those waiting for work another participant had claimed
     /// (`World.updateWorkerBackoff`).
     mutating func recordStep(stalled: Int64, parallel: Int64, step: Int64) {
+        guard adapts else { return }
         if backoffSteps > 0 {
             backoffSteps -= 1
             return
@@ -197,6 +200,18 @@ extension WorkerState {
 }
 
 extension World {
+    /// Whether the step leaves its workers for the caller's thread alone while they are held up (another process
+    /// holds a core) or slower than one thread (the trials); default true. Off, every pass with enough work runs on
+    /// the workers, whatever the timing: for measuring that path, e.g. its allocations, the same in every run. The
+    /// results are the same either way.
+    public var workersAdapt: Bool {
+        get { workers.adapts }
+        set {
+            workers.adapts = newValue
+            if !newValue { workers.backoffSteps = 0; workers.trialLeft = 0; workers.afterTrialLeft = 0 }
+        }
+    }
+
     /// The number of threads the step runs on, the caller's included (1: the caller's only). Defaults to the
     /// machine's processor cores. Results are bit-identical for every count.
     public var workerCount: Int { workers.hostExecutor?.concurrency ?? workers.workerCount }
