@@ -324,20 +324,29 @@ struct Gate: ParsableCommand {
     /// step's passes; under valgrind, which runs one thread at a time, the caller's thread takes nearly all of them).
     static let engineFrames = [engineStep, "dk_pool_helper"]
 
+    /// `exe arguments` under valgrind with `options`, its output file (named by the `output` option) in a folder of
+    /// its own: the run, and the file's contents if it wrote one. Throws if the run failed.
+    static func underValgrind(_ options: [String], output: String, _ exe: String, _ arguments: [String]) throws -> ((status: Int, out: String, err: String), Data?) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dynamics-gate-vg-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("valgrind.out").path
+        let r = try capture(["valgrind"] + options + ["\(output)=\(file)", exe] + arguments)
+        guard r.status == 0 else {
+            throw GateMeasureError(message: "valgrind \(options[0]) \(arguments.prefix(2).joined(separator: " ")) failed: \(r.err.split(separator: "\n").suffix(2).joined(separator: " "))")
+        }
+        return (r, FileManager.default.contents(atPath: file))
+    }
+
     /// One `dynamics run` under valgrind's DHAT: the heap blocks allocated with World.step or a pool thread on the
     /// stack, on any thread. DHAT records every allocation with its whole stack, so the count is exact and the same
     /// in identical runs (callgrind's call graph attributes some of the Swift runtime's allocations differently from
     /// run to run when a step runs on two threads, and sees a thread's calls only while that thread is inside the
     /// step it toggles on).
     static func dhatAllocations(_ exe: String, _ arguments: [String]) throws -> (Int, GateRunSummary) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dynamics-gate-dhat-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("dhat.json").path
         // Deep enough for any of the engine's stacks to reach the step or the pool thread's start.
-        let r = try capture(["valgrind", "--tool=dhat", "--num-callers=500", "--dhat-out-file=\(file)", exe] + arguments)
-        guard r.status == 0 else { throw GateMeasureError(message: "valgrind --tool=dhat \(arguments.prefix(2).joined(separator: " ")) failed: \(r.err.split(separator: "\n").suffix(2).joined(separator: " "))") }
-        guard let data = FileManager.default.contents(atPath: file),
+        let (r, data) = try underValgrind(["--tool=dhat", "--num-callers=500"], output: "--dhat-out-file", exe, arguments)
+        guard let data,
               let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let frames = root["ftbl"] as? [String], let points = root["pps"] as? [[String: Any]] else {
             throw GateMeasureError(message: "DHAT wrote no readable profile")
@@ -353,12 +362,7 @@ struct Gate: ParsableCommand {
 
     /// One `dynamics run` under callgrind, counting inside World.step only: its instructions.
     static func callgrind(_ exe: String, _ arguments: [String]) throws -> (instructions: Double, summary: GateRunSummary) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dynamics-gate-cg-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("callgrind.out").path
-        let r = try capture(["valgrind", "--tool=callgrind", "--callgrind-out-file=\(file)", "--toggle-collect=\(engineStep)", exe] + arguments)
-        guard r.status == 0 else { throw GateMeasureError(message: "valgrind \(arguments.prefix(2).joined(separator: " ")) failed: \(r.err.split(separator: "\n").suffix(2).joined(separator: " "))") }
+        let (r, _) = try underValgrind(["--tool=callgrind", "--toggle-collect=\(engineStep)"], output: "--callgrind-out-file", exe, arguments)
         guard let collected = r.err.split(separator: "\n").first(where: { $0.contains("Collected :") }),
               let total = Double(collected.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") else {
             throw GateMeasureError(message: "callgrind reported no instruction count")
