@@ -15,8 +15,9 @@ struct Gate: ParsableCommand {
         default where it is installed) the gate counts the instructions of the engine's step (World.step) per step \
         on one worker, and the heap allocations the step makes in steps N+1…2N on any thread (the steady state; \
         valgrind's DHAT, runs at N and 2N steps; none more than the baseline is allowed; a run that comes to rest at \
-        step R before 2N is counted over steps M+1…2M, M = R/2, and says so). Where valgrind is missing, Linux perf counts the process's instructions at N and 2N steps \
-        (their difference per step), if the machine lets it; else the wall clock gives the median time per step of \
+        step R before 2N is counted over steps M+1…2M, M = R/2, and says so). Where valgrind is missing, Linux perf \
+        counts the process's instructions at N and 2N steps (their difference per step), if the machine lets it; \
+        else the wall clock gives the median time per step of \
         --repetitions runs, and the gate allows their spread as well as the tolerance. \
         Exit status: 0 when every case is within its baseline, 1 when one is not (or has no baseline), 2 when a \
         case cannot be measured. --update writes the figures measured into the baseline file instead.

@@ -99,9 +99,9 @@ struct WorkerState {
     /// a pass of 10,000 bodies cut into about ten blocks, so that the last block to finish ends close to the others.
     static let bodyBlock = 1024
     /// The fewest awake bodies for which the substeps' velocity integration and the speed limits run on the workers,
-    /// and the fewest bodies of the contacts' or the rods' packed state for which its copies do. The velocity integration streams
-    /// through its columns at about 0.2 ns a body: 10,000 bodies take 2 µs, too little to hand out (joint_grid_100 ran
-    /// 2.5% faster on two workers with it on the caller's thread).
+    /// and the fewest bodies of the contacts' or the rods' packed state for which its copies do. The velocity
+    /// integration streams through its columns at about 0.2 ns a body: 10,000 bodies take 2 µs, too little to hand
+    /// out (joint_grid_100 ran 2.5% faster on two workers with it on the caller's thread).
     var parallelIntegration = 32768, parallelPackedCopy = 4096
     /// The same for rod batches (cheaper than contacts: more of them make a block and a pass).
     static let rodBlock = 32
