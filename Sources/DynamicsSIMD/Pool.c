@@ -233,7 +233,8 @@ struct dk_stage_progress {
     /// The tag of the pass's stage 0; stage s is tagged base + s. Grows with every pass, so no run of an earlier pass
     /// is ever taken for one of this pass.
     uint64_t tagBase;
-    intptr_t minimumBlock, participants;
+    /// The pass's participants, and how many of them have a run of their own (at most DK_RUNS_MAX).
+    intptr_t minimumBlock, participants, runCount;
     /// Nanoseconds participants spent waiting beyond the spin phase for blocks another had claimed.
     _Atomic long long stalled;
 };
@@ -248,6 +249,7 @@ dk_stage_progress *dk_stage_progress_create(void) {
         progress->tagBase = 0;
         progress->minimumBlock = 1;
         progress->participants = 1;
+        progress->runCount = 1;
     }
     return progress;
 }
@@ -260,6 +262,7 @@ void dk_stage_progress_reset(dk_stage_progress *progress, intptr_t stageCount, i
     progress->tagBase += DK_STAGES_MAX;
     progress->minimumBlock = minimumBlock;
     progress->participants = participants > 0 ? participants : 1;
+    progress->runCount = progress->participants < DK_RUNS_MAX ? progress->participants : DK_RUNS_MAX;
     atomic_thread_fence(memory_order_release);
 }
 
@@ -284,9 +287,8 @@ static inline uint64_t dk_run_load(dk_stage_progress *progress, intptr_t q, uint
     _Atomic uint64_t *range = &progress->runs[q].range;
     uint64_t r = atomic_load_explicit(range, memory_order_acquire);
     while (dk_run_tag(r) < tag) {
-        const intptr_t runs = progress->participants < DK_RUNS_MAX ? progress->participants : DK_RUNS_MAX;
         intptr_t home, homeEnd;
-        dk_block_home(blocks, q, runs, &home, &homeEnd);
+        dk_block_home(blocks, q, progress->runCount, &home, &homeEnd);
         if (atomic_compare_exchange_weak_explicit(range, &r, dk_run_value(tag, home, homeEnd), memory_order_acq_rel,
                                                   memory_order_acquire))
             return dk_run_value(tag, home, homeEnd);
@@ -315,8 +317,7 @@ static inline intptr_t dk_run_take(dk_stage_progress *progress, intptr_t q, uint
 /// is how many runs it has found empty.
 static inline intptr_t dk_stage_next(dk_stage_progress *progress, uint64_t tag, intptr_t blocks, intptr_t participant,
                                      intptr_t *cursor) {
-    const intptr_t participants = progress->participants;
-    const intptr_t runs = participants < DK_RUNS_MAX ? participants : DK_RUNS_MAX;
+    const intptr_t runs = progress->runCount;
     while (*cursor < runs) {
         const intptr_t q = (participant - *cursor + runs) % runs;
         const intptr_t b = dk_run_take(progress, q, tag, blocks, *cursor == 0 && participant < runs);

@@ -164,8 +164,8 @@ extension WorkerState {
             afterTrialLeft -= 1
             if afterTrialLeft == 0 {
                 // The workers stay only where they saved over 2% of one thread's time (their mean step on either
-                // side against the trial's): a second thread that saves less, or loses, is not worth its core (a
-                // 200-item pyramid's 16 µs step ran 4% slower on two). The margin is as wide as the noise of a few
+                // side against the trial's): a second thread that saves less, or loses, is not worth its core (pyramid_20,
+                // 210 items, ran 4% slower on two). The margin is as wide as the noise of a few
                 // steps, so a scene the workers serve by 10% or more is not taken off them by chance.
                 let oneThreadFaster = (workersWindow + workersAfterWindow) * 50 >= callerWindow * 2 * 49
                 // The workers clearly faster (one thread took 30% longer): the longest gap at once, as each trial
