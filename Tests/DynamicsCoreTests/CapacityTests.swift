@@ -35,6 +35,24 @@ final class CapacityTests: XCTestCase {
         XCTAssertEqual(circle.p0, Vec2(6, 7))
     }
 
+    /// A column that grows keeps its elements and its spare capacity is zero bytes (the 4-wide kernels read the
+    /// partial last group of four), also in a buffer the allocator had handed out before and got back dirty.
+    func test_grownColumn_keepsItsElements_andItsSpareCapacityIsZero() {
+        for size in [64, 4096, 300_000] {
+            var dirty = Column<UInt32>()
+            dirty.reserveExactly(size, count: 0)
+            dirty.base.update(repeating: 0xFFFF_FFFF, count: dirty.capacity)
+            dirty.release()
+            var column = Column<UInt32>()
+            for k in 0..<37 { column.append(UInt32(k + 1), count: k) }
+            column.reserveExactly(size, count: 37)
+            XCTAssertGreaterThanOrEqual(column.capacity, size)
+            XCTAssertEqual((0..<37).map { column[$0] }, (0..<37).map { UInt32($0 + 1) })
+            XCTAssertTrue((37..<column.capacity).allSatisfy { column[$0] == 0 }, "spare capacity of a column grown to \(size)")
+            column.free(count: 37)
+        }
+    }
+
     func test_reserveCapacity_sizesTheTablesExactly_andRefusesNegativeCounts() throws {
         let world = World()
         try world.reserveCapacity(bodies: 1001, shapes: 1001, vertices: 4004)

@@ -1,3 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Gives back a column's buffer (from `Column.allocateZeroed`).
+@inline(__always) private func freeColumnBuffer(_ p: UnsafeMutableRawPointer) { free(p) }
+
 /// A growable raw buffer: one column of a struct-of-arrays table.
 ///
 /// Columns are owned by a table class that frees them in `deinit`. The raw `base` is read in two places only: the
@@ -9,8 +20,19 @@ struct Column<Element> {
     var capacity: Int
 
     init() {
-        base = UnsafeMutablePointer<Element>.allocate(capacity: 1)
+        base = Column.allocateZeroed(1)
         capacity = 0
+    }
+
+    /// A buffer of `n` elements, every byte zero, from `calloc`: a large buffer comes straight from the kernel's
+    /// zeroed pages, which are touched (and faulted in) where the elements are first written, often on the workers,
+    /// instead of all at once by a fill on the thread that grows the column. Released with `free`.
+    static func allocateZeroed(_ n: Int) -> UnsafeMutablePointer<Element> {
+        precondition(MemoryLayout<Element>.alignment <= 16, "a column's elements are aligned to at most 16 bytes")
+        guard let raw = calloc(Swift.max(n, 1), MemoryLayout<Element>.stride) else {
+            fatalError("out of memory: a column of \(n) elements of \(MemoryLayout<Element>.stride) bytes")
+        }
+        return raw.bindMemory(to: Element.self, capacity: Swift.max(n, 1))
     }
 
     /// Grows to hold at least `minimum` elements, keeping the first `count`. Amortised doubling.
@@ -33,18 +55,16 @@ struct Column<Element> {
     /// zeroed.
     mutating func reallocate(to minimum: Int, count: Int) {
         let newCapacity = (minimum + 3) & ~3
-        let fresh = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        let fresh = Column.allocateZeroed(newCapacity)
         fresh.moveInitialize(from: base, count: count)
-        UnsafeMutableRawPointer(fresh + count).initializeMemory(as: UInt8.self, repeating: 0,
-                                                                count: (newCapacity - count) * MemoryLayout<Element>.stride)
-        base.deallocate()
+        freeColumnBuffer(base)
         base = fresh
         capacity = newCapacity
     }
 
     func free(count: Int) {
         base.deinitialize(count: count)
-        base.deallocate()
+        freeColumnBuffer(base)
     }
 
     /// The first `count` elements, read-only (`count` at most the capacity).
@@ -79,8 +99,8 @@ struct Column<Element> {
     /// Gives the buffer back (a column of plain numbers with nothing in use): capacity 0, as a new column.
     mutating func release() {
         guard capacity > 0 else { return }
-        base.deallocate()
-        base = UnsafeMutablePointer<Element>.allocate(capacity: 1)
+        freeColumnBuffer(base)
+        base = Column.allocateZeroed(1)
         capacity = 0
     }
 
