@@ -334,22 +334,12 @@ extension World {
             // On the workers: blocks of movers, each listing its pairs into a list of its own, joined in block order
             // after the movers (the candidates are sorted before use, so any order gives the same list).
             let blocks = Swift.max(2, Swift.min(WorkerState.maximumBlocks, movers / workers.moverBlock))
-            if broadphase.blockPairs.count < blocks {
-                broadphase.blockPairs.append(contentsOf: repeatElement([], count: blocks - broadphase.blockPairs.count))
-            }
             fresh.withUnsafeBufferPointer { moverSlots in
-                broadphase.blockPairs.withUnsafeMutableBufferPointer { lists in
-                    runParallel(executor, blocks) { k in
-                        // Taken out while filled (see `filterCandidates`: no store into `lists` per pair).
-                        var blockList = lists[k]
-                        lists[k] = []
-                        blockList.removeAll(keepingCapacity: true)
-                        for m in World.block(k, of: blocks, count: movers) { search(Int(moverSlots[m]), into: &blockList) }
-                        lists[k] = blockList
-                    }
+                fillBlockPairs(executor, blocks: blocks) { k, list in
+                    for m in World.block(k, of: blocks, count: movers) { search(Int(moverSlots[m]), into: &list) }
                 }
             }
-            for k in 0..<blocks { fresh.append(contentsOf: broadphase.blockPairs[k]) }
+            appendBlockPairs(blocks, to: &fresh)
         } else {
             for k in 0..<movers { search(Int(fresh[k]), into: &fresh) }
         }

@@ -81,20 +81,8 @@ extension World {
             // On the workers: blocks of slots, each listing its pairs into a list of its own, joined in block order
             // (the list is sorted next, so any order gives the same pairs).
             let blocks = Swift.max(2, Swift.min(WorkerState.maximumBlocks, n / workers.sweepBlock))
-            if broadphase.blockPairs.count < blocks {
-                broadphase.blockPairs.append(contentsOf: repeatElement([], count: blocks - broadphase.blockPairs.count))
-            }
-            broadphase.blockPairs.withUnsafeMutableBufferPointer { lists in
-                runParallel(executor, blocks) { k in
-                    // Taken out while filled (see `filterCandidates`: no store into `lists` per pair).
-                    var blockList = lists[k]
-                    lists[k] = []
-                    blockList.removeAll(keepingCapacity: true)
-                    statics(World.block(k, of: blocks, count: n), into: &blockList)
-                    lists[k] = blockList
-                }
-            }
-            for k in 0..<blocks { pairs.append(contentsOf: broadphase.blockPairs[k]) }
+            fillBlockPairs(executor, blocks: blocks) { k, list in statics(World.block(k, of: blocks, count: n), into: &list) }
+            appendBlockPairs(blocks, to: &pairs)
         } else {
             statics(0..<n, into: &pairs)
         }
@@ -291,20 +279,8 @@ extension World {
                         first[k] = lo
                     }
                     first[blocks] = buckets
-                    if broadphase.blockPairs.count < blocks {
-                        broadphase.blockPairs.append(contentsOf: repeatElement([], count: blocks - broadphase.blockPairs.count))
-                    }
-                    broadphase.blockPairs.withUnsafeMutableBufferPointer { lists in
-                        runParallel(executor, blocks) { k in
-                            // Taken out while filled (see `filterCandidates`: no store into `lists` per pair).
-                            var blockList = lists[k]
-                            lists[k] = []
-                            blockList.removeAll(keepingCapacity: true)
-                            searchCells(first[k]..<first[k + 1], into: &blockList)
-                            lists[k] = blockList
-                        }
-                        for k in 0..<blocks { list.append(contentsOf: lists[k]) }
-                    }
+                    fillBlockPairs(executor, blocks: blocks) { k, blockList in searchCells(first[k]..<first[k + 1], into: &blockList) }
+                    appendBlockPairs(blocks, to: &list)
                 }
             }
             if let grid = keep {
@@ -381,6 +357,31 @@ extension World {
         } else {
             radixSort(&list, scratch: &broadphase.sortScratch, counts: &broadphase.sortCounts)
         }
+    }
+
+    /// Runs `fill(k, &list)` for each of `blocks` blocks on `executor`, each into a pair list of its own (the
+    /// broadphase's `blockPairs`, emptied first and kept for the next pass); `appendBlockPairs` then joins them.
+    @inline(__always)
+    func fillBlockPairs(_ executor: StepExecutor, blocks: Int, _ fill: (Int, inout [UInt64]) -> Void) {
+        if broadphase.blockPairs.count < blocks {
+            broadphase.blockPairs.append(contentsOf: repeatElement([], count: blocks - broadphase.blockPairs.count))
+        }
+        broadphase.blockPairs.withUnsafeMutableBufferPointer { lists in
+            runParallel(executor, blocks) { k in
+                // Taken out while filled (see `filterCandidates`: no store into `lists` per pair).
+                var blockList = lists[k]
+                lists[k] = []
+                blockList.removeAll(keepingCapacity: true)
+                fill(k, &blockList)
+                lists[k] = blockList
+            }
+        }
+    }
+
+    /// Appends the first `blocks` lists `fillBlockPairs` filled to `list`, in block order.
+    @inline(__always)
+    func appendBlockPairs(_ blocks: Int, to list: inout [UInt64]) {
+        for k in 0..<blocks { list.append(contentsOf: broadphase.blockPairs[k]) }
     }
 
     /// Drops repeated keys from a sorted list.
