@@ -45,22 +45,24 @@ extension World {
         /// The pairs of the awake slots `range` with static and sleeping bodies, appended to `list`.
         @inline(__always) func statics(_ range: Range<Int>, into list: inout [UInt64]) {
             // Against the binned ones, by their cells.
-            for s in (staticCells ? range : 0..<0) {
-                guard boxes[s].lower.x <= boxes[s].upper.x else { continue }
-                let box = worldBoxes[s]
-                let i = Int(bodyIndex[s])
-                let c = cellCoord(box, inv: inv)
-                if c.cellCount >= World.oversizeCells && c.cellCount > 4096 {
-                    // Huge: test every binned body once.
-                    for t in n..<bodyCount {
-                        let j = Int(bodyIndex[t])
-                        if flags[j] & BodyStore.binnedBit != 0 && box.overlaps(allBoxes[t]) && matrix[Int(classOf[i]) * classes + Int(classOf[j])] {
-                            list.append(World.pairKey(i, j))
+            if staticCells {
+                for s in range {
+                    guard boxes[s].lower.x <= boxes[s].upper.x else { continue }
+                    let box = worldBoxes[s]
+                    let i = Int(bodyIndex[s])
+                    let c = cellCoord(box, inv: inv)
+                    if c.cellCount >= World.oversizeCells && c.cellCount > 4096 {
+                        // Huge: test every binned body once.
+                        for t in n..<bodyCount {
+                            let j = Int(bodyIndex[t])
+                            if flags[j] & BodyStore.binnedBit != 0 && box.overlaps(allBoxes[t]) && matrix[Int(classOf[i]) * classes + Int(classOf[j])] {
+                                list.append(World.pairKey(i, j))
+                            }
                         }
+                        continue
                     }
-                    continue
+                    queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, boxes: allBoxes, slotOf: slotOf, into: &list)
                 }
-                queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, boxes: allBoxes, slotOf: slotOf, into: &list)
             }
             // Oversize static bodies (long boundaries) against every awake body, the few of them in the outer loop.
             // (These two loops list the pairs `updatePairs`'s `staticPairs` lists for the kept candidates; listing them
