@@ -149,10 +149,7 @@ extension World {
             // emptied before it is filled.
             // At most one contact per candidate pair of one-shape bodies: sized for that at once (`grownCapacity`).
             let pairCount = self.broadphase.pairs.count
-            if contacts.capacity < pairCount {
-                contacts.removeAll(keepingCapacity: true)
-                contacts.reserveCapacity(grownCapacity(pairCount, from: contacts.capacity))
-            }
+            let capacity = contacts.capacity < pairCount ? grownCapacity(pairCount, from: contacts.capacity) : contacts.capacity
             wakeList.removeAll(keepingCapacity: true)
             let generation = bodies.generation, materials = bodies.materials
             let sleepingIsland = bodies.sleepingIsland
@@ -361,6 +358,7 @@ extension World {
                 defer { contacts = merge.contacts; ended = merge.ended; began = merge.began; reused = merge.reused }
                 guard let executor = executor(work: pairs.count, minimum: workers.parallelPairs) else {
                     merge.contacts.removeAll(keepingCapacity: true)
+                    merge.contacts.reserveCapacity(capacity)
                     mergeRange(0..<pairs.count, 0, oldCount, &merge, &wakeList, scratch)
                     return
                 }
@@ -396,23 +394,35 @@ extension World {
                                                      wake: wake, reused: part.reused)
                 }
                 // The chunks' contacts are copied into the list on the workers, each to its place in chunk order: the
-                // list keeps its old records (no deinitialization, nothing to free) and is cut or grown to the total
-                // first, so only growth is written on the caller's thread.
+                // list keeps its old records (no deinitialization, nothing to free) and is cut or grown within its
+                // capacity to the total first, so only that growth is written on the caller's thread.
                 let place = workers.blockCounts
                 var total = 0
                 for k in 0..<chunkCount { place[k] = total; total += chunks.lists[k].contacts.count }
-                if merge.contacts.count > total {
-                    merge.contacts.removeLast(merge.contacts.count - total)
-                } else if merge.contacts.count < total {
-                    merge.contacts.append(contentsOf: repeatElement(Contact.unused, count: total - merge.contacts.count))
-                }
-                merge.contacts.withUnsafeMutableBufferPointer { list in
-                    let base = list.baseAddress
+                /// Copies the chunks' contacts to `base` (a contact is plain data: copying over a record or into
+                /// uninitialized memory is the same write).
+                func copyChunks(to base: UnsafeMutablePointer<Contact>) {
                     runParallel(executor, chunkCount) { k in
                         chunks.lists[k].contacts.withUnsafeBufferPointer { part in
-                            if let from = part.baseAddress { (base! + place[k]).update(from: from, count: part.count) }
+                            if let from = part.baseAddress { (base + place[k]).update(from: from, count: part.count) }
                         }
                     }
+                }
+                if total > merge.contacts.capacity || capacity > merge.contacts.capacity {
+                    // A list to be grown is replaced: growing it would copy its stale records and fill the rest on
+                    // the caller's thread (for a few thousand contacts, a megabyte written and its pages faulted in
+                    // serially). The new buffer is written once, by the workers' copies.
+                    merge.contacts = [Contact](unsafeUninitializedCapacity: Swift.max(total, capacity)) { list, count in
+                        if let base = list.baseAddress { copyChunks(to: base) }
+                        count = total
+                    }
+                } else {
+                    if merge.contacts.count > total {
+                        merge.contacts.removeLast(merge.contacts.count - total)
+                    } else if merge.contacts.count < total {
+                        merge.contacts.append(contentsOf: repeatElement(Contact.unused, count: total - merge.contacts.count))
+                    }
+                    merge.contacts.withUnsafeMutableBufferPointer { list in if let base = list.baseAddress { copyChunks(to: base) } }
                 }
                 for k in 0..<chunkCount {
                     let chunk = chunks.lists[k]

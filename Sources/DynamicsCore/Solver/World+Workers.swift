@@ -85,8 +85,10 @@ struct WorkerState {
     var sweepBlock = 1024, parallelSweep = 2048
     var candidateBlock = 2048, parallelCandidates = 8192
     var cellEntryBlock = 1024, parallelCellEntries = 4096
-    /// The pair keys' sort on the workers (`sortPairsOnWorkers`): keys per block at least, and the fewest worth it.
-    var sortBlock = 4096, parallelSortKeys = 16384
+    /// The pair keys' sort on the workers (`sortPairsOnWorkers`): keys per block at least, and the fewest worth it
+    /// (rain_4000's 12,000–15,000 pairs: sorted on the caller's thread alone they were about a tenth of its work outside the
+    /// workers' passes).
+    var sortBlock = 4096, parallelSortKeys = 8192
     /// The search of the bodies that left their fat boxes (`searchMovers`): movers per block at least, and the fewest
     /// worth handing out.
     var moverBlock = 128, parallelMovers = 256
