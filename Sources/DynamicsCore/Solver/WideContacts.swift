@@ -326,7 +326,9 @@ extension World {
                         (batchOut + batch).initialize(to: ContactLanes(lanes: lane).batch())
                     }
                 }
-                forEachBlock(count: batchCount, minimumBlock: 256, parallelMinimum: 1024) { range in
+                // About 1,400 instructions a batch: worth handing out from a few hundred (rain_1000's 700-odd), in
+                // blocks small enough for the threads to share them evenly.
+                forEachBlock(count: batchCount, minimumBlock: 64, parallelMinimum: 256) { range in
                     withUnsafeTemporaryAllocation(of: ContactLanes.Lane.self, capacity: 4) { lanes in
                         build(range, lanes.baseAddress!)
                     }
@@ -420,7 +422,7 @@ extension World {
         contactStore.contacts.withUnsafeMutableBufferPointer { cs in
             contactSolver.wide.withUnsafeBufferPointer { batches in
                 // Each batch writes its own contacts: blocks of batches on the workers.
-                forEachBlock(count: batches.count, minimumBlock: 256, parallelMinimum: 1024) { range in
+                forEachBlock(count: batches.count, minimumBlock: 128, parallelMinimum: 512) { range in
                     for k in range {
                         let b = batches.baseAddress! + k
                         for l in 0..<4 where b.pointee.constraint[l] >= 0 {
