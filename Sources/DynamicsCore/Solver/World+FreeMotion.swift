@@ -191,8 +191,8 @@ extension World {
                 p.context = UnsafeMutableRawPointer(context)
                 // Bodies in blocks, on every worker: each body's pass reads and writes its own slots only. The pass
                 // costs 0.6–2 ns a body (16 to 4 lanes) and handing it out about a microsecond, so it is handed out
-                // from 8,192 bodies, in blocks of 1,024 that the threads share evenly (three blocks of 4,096 for
-                // 10,000 bodies left one thread two of them).
+                // from 8,192 bodies, in blocks of 1,024 that the threads share evenly (10,000 bodies in blocks of
+                // 4,096 would leave one thread two of the three).
                 return withUnsafePointer(to: &p) { p in
                     anyInBlocks(count: b.awakeCount, minimumBlock: 1024, parallelMinimum: 8192) { range in
                         dk_free_motion_range(p, range.lowerBound, range.upperBound) != 0

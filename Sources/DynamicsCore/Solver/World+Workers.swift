@@ -82,15 +82,14 @@ struct WorkerState {
     /// The broadphase's passes on the workers (tests lower these to reach them with small scenes): bodies per block
     /// of the box sweep at least and the fewest awake bodies worth handing out; the same for the candidates'
     /// filter (candidate pairs) and the grid search's cell pass (cell entries). Each pass costs a few nanoseconds an
-    /// item and handing one out about a microsecond: from these sizes two threads gain (rain_1000, whose thousand
-    /// items make passes too small for the earlier thresholds of 2,048 bodies, 8,192 candidates and 4,096 entries,
-    /// runs about 1.15× faster on two workers with them handed out).
+    /// item and handing one out about a microsecond: from these sizes two threads gain (rain_1000's thousand items
+    /// run about 1.15× faster on two workers with these passes handed out than with them on the caller's thread).
     var sweepBlock = 256, parallelSweep = 512
     var candidateBlock = 512, parallelCandidates = 2048
     var cellEntryBlock = 512, parallelCellEntries = 1024
     /// The pair keys' sort on the workers (`sortPairsOnWorkers`): keys per block at least, and the fewest worth it
-    /// (rain_4000's 12,000–15,000 pairs: sorted on the caller's thread alone they were about a tenth of its work outside the
-    /// workers' passes).
+    /// (rain_4000's 12,000–15,000 pairs: sorted on the caller's thread alone, they are about a tenth of its work
+    /// outside the workers' passes).
     var sortBlock = 4096, parallelSortKeys = 8192
     /// The search of the bodies that left their fat boxes (`searchMovers`): movers per block at least, and the fewest
     /// worth handing out.
