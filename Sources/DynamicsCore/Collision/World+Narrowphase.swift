@@ -408,7 +408,7 @@ extension World {
                         }
                     }
                 }
-                if total > merge.contacts.capacity || capacity > merge.contacts.capacity {
+                if Swift.max(total, capacity) > merge.contacts.capacity {
                     // A list to be grown is replaced: growing it would copy its stale records and fill the rest on
                     // the caller's thread (for a few thousand contacts, a megabyte written and its pages faulted in
                     // serially). The new buffer is written once, by the workers' copies.
