@@ -363,6 +363,33 @@ final class WorkerTests: XCTestCase {
         XCTAssertEqual(state.backoffSteps, 240)
     }
 
+    /// One step several times as long as its neighbours (a table growing, a preemption) does not decide a trial: each
+    /// side's longest step is left out of its mean. The steps are rain_4000's first trial where it backed off: 0.86
+    /// ms among the workers' 0.19–0.21 ms, the caller's 0.28–0.31 ms.
+    func test_trialOfOneThread_leavesOutEachSidesLongestStep() {
+        var state = WorkerState()
+        func onWorkers(_ steps: [Int64]) { for step in steps { state.recordStep(stalled: 0, parallel: step / 2, step: step) } }
+        func onCaller(_ steps: [Int64]) { for step in steps { state.recordStep(stalled: 0, parallel: 0, step: step) } }
+        onWorkers([290_000, 280_000, 270_000, 260_000, 862_000, 209_000, 197_000])
+        XCTAssertFalse(state.callerOnly)
+        onWorkers([194_000])
+        XCTAssertTrue(state.callerOnly)
+        onCaller([307_000, 298_000, 292_000, 277_000])
+        XCTAssertFalse(state.callerOnly)
+        onWorkers([234_000, 212_000, 206_000, 229_000])
+        XCTAssertEqual(state.backoffSteps, 0, "the workers' mean without the long step is 0.21 ms against the caller's 0.29")
+        XCTAssertEqual(state.trialGap, WorkerState.trialInterval, "the workers clearly faster")
+        // Where one thread is faster, a long step on its side does not hide it: the workers' steps 100 µs, the
+        // trial's 90 µs but one of 300.
+        onWorkers(Array(repeating: 100_000, count: WorkerState.trialInterval - 1))
+        XCTAssertFalse(state.callerOnly)
+        onWorkers([100_000])
+        XCTAssertTrue(state.callerOnly)
+        onCaller([90_000, 90_000, 90_000, 300_000])
+        onWorkers([100_000, 100_000, 100_000, 100_000])
+        XCTAssertEqual(state.backoffSteps, WorkerState.shortestBackoff)
+    }
+
     /// With the workers pinned (`World.workersAdapt` off), no trial and no back-off take a step off them, however
     /// slow the workers or long their stalls; turned off during a trial or back-off, the next step is on the workers.
     func test_pinnedWorkers_neverFallBackToOneThread() throws {

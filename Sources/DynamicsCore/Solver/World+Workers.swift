@@ -44,8 +44,13 @@ struct WorkerState {
     /// Steps on the workers left to time after the trial's.
     var afterTrialLeft = 0
     /// Nanoseconds of the `trialLength` steps on the workers before the trial, of the trial's steps, and of the steps
-    /// on the workers after it.
+    /// on the workers after it; and the longest step on the workers on either side, and of the trial's. The
+    /// comparison leaves out the longest step of each side: one step can take several times its neighbours' time for
+    /// a reason that has nothing to do with the threads (a table growing with the contacts, its pages touched for the
+    /// first time; the process preempted for a moment), and it would decide the trial alone (rain_4000 backed off
+    /// after its first trial in 2 runs of 20 for a step of 0.86 ms among steps of 0.2–0.3 ms).
     var workersWindow: Int64 = 0, callerWindow: Int64 = 0, workersAfterWindow: Int64 = 0
+    var workersLongest: Int64 = 0, callerLongest: Int64 = 0
     static let trialInterval = 240
     static let trialLength = 4
     /// The first trial comes once the workers have run a few steps: the first steps of a pile landing are its
@@ -124,6 +129,7 @@ extension WorkerState {
         }
         if trialLeft > 0 {
             callerWindow += step
+            callerLongest = Swift.max(callerLongest, step)
             trialLeft -= 1
             // One thread already plainly slower (its steps so far took over 1.5 times as long as the workers' before
             // the trial, on average): the rest of the trial would only cost their time, and a scene growing busier
@@ -134,6 +140,7 @@ extension WorkerState {
                 trialGap = WorkerState.trialInterval
                 untilTrial = trialGap
                 workersWindow = 0
+                workersLongest = 0
                 return
             }
             if trialLeft == 0 {
@@ -165,28 +172,39 @@ extension WorkerState {
         }
         if afterTrialLeft > 0 {
             workersAfterWindow += step
+            workersLongest = Swift.max(workersLongest, step)
             afterTrialLeft -= 1
             if afterTrialLeft == 0 {
                 // The workers stay only where they saved over 2% of one thread's time (their mean step on either
                 // side against the trial's): a second thread that saves less, or loses, is not worth its core (pyramid_20,
                 // 210 items, ran 4% slower on two). The margin is as wide as the noise of a few
                 // steps, so a scene the workers serve by 10% or more is not taken off them by chance.
-                let oneThreadFaster = (workersWindow + workersAfterWindow) * 50 >= callerWindow * 2 * 49
+                // Each side's mean without its longest step: the workers' over 2·trialLength − 1 steps, the trial's
+                // over trialLength − 1.
+                let length = Int64(WorkerState.trialLength)
+                let workers = (workersWindow + workersAfterWindow - workersLongest) * (length - 1)
+                let caller = (callerWindow - callerLongest) * (2 * length - 1)
+                let oneThreadFaster = workers * 50 >= caller * 49
                 // The workers clearly faster (one thread took 30% longer): the longest gap at once, as each trial
                 // costs its steps' time on one thread; a close call, twice the last gap.
-                let workersClearlyFaster = callerWindow * 20 > (workersWindow + workersAfterWindow) * 13
+                let workersClearlyFaster = caller * 10 > workers * 13
                 trialGap = workersClearlyFaster ? WorkerState.trialInterval : Swift.min(2 * trialGap, WorkerState.trialInterval)
                 untilTrial = trialGap
                 workersWindow = 0
+                workersLongest = 0
                 if oneThreadFaster { backOff() }
             }
             return
         }
         untilTrial -= 1
-        if untilTrial < WorkerState.trialLength { workersWindow += step }
+        if untilTrial < WorkerState.trialLength {
+            workersWindow += step
+            workersLongest = Swift.max(workersLongest, step)
+        }
         if untilTrial == 0 {
             trialLeft = WorkerState.trialLength
             callerWindow = 0
+            callerLongest = 0
         }
     }
 
@@ -199,6 +217,7 @@ extension WorkerState {
         untilTrial = WorkerState.trialAfterBackoff
         trialGap = WorkerState.firstTrial
         workersWindow = 0
+        workersLongest = 0
         afterTrialLeft = 0
     }
 }
