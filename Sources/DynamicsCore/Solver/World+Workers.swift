@@ -51,15 +51,18 @@ struct WorkerState {
     /// after its first trial in 2 runs of 20 for a step of 0.86 ms among steps of 0.2–0.3 ms).
     var workersWindow: Int64 = 0, callerWindow: Int64 = 0, workersAfterWindow: Int64 = 0
     var workersLongest: Int64 = 0, callerLongest: Int64 = 0
+    /// The steps on the workers timed before the trial: `trialLength`, or none for the back-off's (whose steps on the
+    /// workers are all after it).
+    var workersBefore = WorkerState.trialLength
     static let trialInterval = 240
     static let trialLength = 4
     /// The first trial comes once the workers have run a few steps: the first steps of a pile landing are its
-    /// busiest, and where two threads are slower than one they cost the most. The first after a back-off comes 12
-    /// steps on the workers later (a core held by another process keeps the world on one thread, its back-offs
-    /// doubling, and is not given many steps on the workers between them), and the gaps then double again from
-    /// `firstTrial`. The workers' first steps, which wake the pool, are not timed for it.
+    /// busiest, and where two threads are slower than one they cost the most. A back-off's last `trialLength` steps
+    /// are the trial for the `trialLength` on the workers after it (a core held by another process keeps the world on
+    /// one thread, its back-offs doubling, and is not given more steps on the workers between them than that), and
+    /// the gaps then double again from `firstTrial`. The workers' first steps, which wake the pool, are not timed
+    /// for it.
     static let firstTrial = 8
-    static let trialAfterBackoff = 12
     /// Whether this step runs on the caller's thread alone (a back-off or a trial).
     var callerOnly: Bool { backoffSteps > 0 || trialLeft > 0 }
     /// Whether the back-offs and trials run (`World.workersAdapt`).
@@ -125,6 +128,21 @@ extension WorkerState {
         guard adapts else { return }
         if backoffSteps > 0 {
             backoffSteps -= 1
+            // The back-off's last steps are the trial of one thread for the steps on the workers after it: where the
+            // workers are still no faster (a core still held, a host still slow), the world backs off again after
+            // `trialLength` steps on them, not after more steps on them and a trial's on one thread.
+            if backoffSteps < WorkerState.trialLength {
+                if backoffSteps == WorkerState.trialLength - 1 { callerWindow = 0; callerLongest = 0 }
+                callerWindow += step
+                callerLongest = Swift.max(callerLongest, step)
+                if backoffSteps == 0 {
+                    afterTrialLeft = WorkerState.trialLength
+                    workersAfterWindow = 0
+                    workersWindow = 0
+                    workersLongest = 0
+                    workersBefore = 0
+                }
+            }
             return
         }
         if trialLeft > 0 {
@@ -146,6 +164,7 @@ extension WorkerState {
             if trialLeft == 0 {
                 afterTrialLeft = WorkerState.trialLength
                 workersAfterWindow = 0
+                workersBefore = WorkerState.trialLength
             }
             return
         }
@@ -179,11 +198,11 @@ extension WorkerState {
                 // side against the trial's): a second thread that saves less, or loses, is not worth its core (pyramid_20,
                 // 210 items, ran 4% slower on two). The margin is as wide as the noise of a few
                 // steps, so a scene the workers serve by 10% or more is not taken off them by chance.
-                // Each side's mean without its longest step: the workers' over 2·trialLength − 1 steps, the trial's
-                // over trialLength − 1.
-                let length = Int64(WorkerState.trialLength)
+                // Each side's mean without its longest step: the workers' over their steps before the trial (none
+                // after a back-off) and after it, less one; the trial's over trialLength − 1.
+                let length = Int64(WorkerState.trialLength), workersTimed = Int64(workersBefore) + length
                 let workers = (workersWindow + workersAfterWindow - workersLongest) * (length - 1)
-                let caller = (callerWindow - callerLongest) * (2 * length - 1)
+                let caller = (callerWindow - callerLongest) * (workersTimed - 1)
                 let oneThreadFaster = workers * 50 >= caller * 49
                 // The workers clearly faster (one thread took 30% longer): the longest gap at once, as each trial
                 // costs its steps' time on one thread; a close call, twice the last gap.
@@ -214,7 +233,7 @@ extension WorkerState {
         backoffSteps = backoffLength
         backoffLength = Swift.min(2 * backoffLength, WorkerState.longestBackoff)
         stepsSinceStall = 0
-        untilTrial = WorkerState.trialAfterBackoff
+        untilTrial = WorkerState.firstTrial
         trialGap = WorkerState.firstTrial
         workersWindow = 0
         workersLongest = 0
