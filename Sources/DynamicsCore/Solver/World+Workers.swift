@@ -43,13 +43,13 @@ struct WorkerState {
     var trialLeft = 0
     /// Steps on the workers left to time after the trial's.
     var afterTrialLeft = 0
-    /// Nanoseconds of the `trialLength` steps on the workers before the trial, of the trial's steps, and of the steps
-    /// on the workers after it; and the longest step on the workers on either side, and of the trial's. The
+    /// Nanoseconds of the steps on the workers timed for a trial (the `trialLength` before it, then with the
+    /// `trialLength` after it) and of the trial's steps; and the longest step on the workers, and of the trial's. The
     /// comparison leaves out the longest step of each side: one step can take several times its neighbours' time for
     /// a reason that has nothing to do with the threads (a table growing with the contacts, its pages touched for the
     /// first time; the process preempted for a moment), and it would decide the trial alone (rain_4000 backed off
     /// after its first trial in 2 runs of 20 for a step of 0.86 ms among steps of 0.2–0.3 ms).
-    var workersWindow: Int64 = 0, callerWindow: Int64 = 0, workersAfterWindow: Int64 = 0
+    var workersWindow: Int64 = 0, callerWindow: Int64 = 0
     var workersLongest: Int64 = 0, callerLongest: Int64 = 0
     /// The steps on the workers timed before the trial: `trialLength`, or none for the back-off's (whose steps on the
     /// workers are all after it).
@@ -132,22 +132,17 @@ extension WorkerState {
             // workers are still no faster (a core still held, a host still slow), the world backs off again after
             // `trialLength` steps on them, not after more steps on them and a trial's on one thread.
             if backoffSteps < WorkerState.trialLength {
-                if backoffSteps == WorkerState.trialLength - 1 { callerWindow = 0; callerLongest = 0 }
-                callerWindow += step
-                callerLongest = Swift.max(callerLongest, step)
+                if backoffSteps == WorkerState.trialLength - 1 { startCallerWindow() }
+                timeCaller(step)
                 if backoffSteps == 0 {
-                    afterTrialLeft = WorkerState.trialLength
-                    workersAfterWindow = 0
-                    workersWindow = 0
-                    workersLongest = 0
-                    workersBefore = 0
+                    clearWorkersWindow()
+                    startWorkersAfter(timedBefore: 0)
                 }
             }
             return
         }
         if trialLeft > 0 {
-            callerWindow += step
-            callerLongest = Swift.max(callerLongest, step)
+            timeCaller(step)
             trialLeft -= 1
             // One thread already plainly slower (its steps so far took over 1.5 times as long as the workers' before
             // the trial, on average): the rest of the trial would only cost their time, and a scene growing busier
@@ -157,15 +152,10 @@ extension WorkerState {
                 trialLeft = 0
                 trialGap = WorkerState.trialInterval
                 untilTrial = trialGap
-                workersWindow = 0
-                workersLongest = 0
+                clearWorkersWindow()
                 return
             }
-            if trialLeft == 0 {
-                afterTrialLeft = WorkerState.trialLength
-                workersAfterWindow = 0
-                workersBefore = WorkerState.trialLength
-            }
+            if trialLeft == 0 { startWorkersAfter(timedBefore: WorkerState.trialLength) }
             return
         }
         guard parallel > 0 else { return }
@@ -190,8 +180,7 @@ extension WorkerState {
             }
         }
         if afterTrialLeft > 0 {
-            workersAfterWindow += step
-            workersLongest = Swift.max(workersLongest, step)
+            timeWorkers(step)
             afterTrialLeft -= 1
             if afterTrialLeft == 0 {
                 // The workers stay only where they saved over 2% of one thread's time (their mean step on either
@@ -201,7 +190,7 @@ extension WorkerState {
                 // Each side's mean without its longest step: the workers' over their steps before the trial (none
                 // after a back-off) and after it, less one; the trial's over trialLength − 1.
                 let length = Int64(WorkerState.trialLength), workersTimed = Int64(workersBefore) + length
-                let workers = (workersWindow + workersAfterWindow - workersLongest) * (length - 1)
+                let workers = (workersWindow - workersLongest) * (length - 1)
                 let caller = (callerWindow - callerLongest) * (workersTimed - 1)
                 let oneThreadFaster = workers * 50 >= caller * 49
                 // The workers clearly faster (one thread took 30% longer): the longest gap at once, as each trial
@@ -209,22 +198,33 @@ extension WorkerState {
                 let workersClearlyFaster = caller * 10 > workers * 13
                 trialGap = workersClearlyFaster ? WorkerState.trialInterval : Swift.min(2 * trialGap, WorkerState.trialInterval)
                 untilTrial = trialGap
-                workersWindow = 0
-                workersLongest = 0
+                clearWorkersWindow()
                 if oneThreadFaster { backOff() }
             }
             return
         }
         untilTrial -= 1
-        if untilTrial < WorkerState.trialLength {
-            workersWindow += step
-            workersLongest = Swift.max(workersLongest, step)
-        }
+        if untilTrial < WorkerState.trialLength { timeWorkers(step) }
         if untilTrial == 0 {
             trialLeft = WorkerState.trialLength
-            callerWindow = 0
-            callerLongest = 0
+            startCallerWindow()
         }
+    }
+
+    private mutating func startCallerWindow() { callerWindow = 0; callerLongest = 0 }
+    private mutating func timeCaller(_ step: Int64) {
+        callerWindow += step
+        callerLongest = Swift.max(callerLongest, step)
+    }
+    private mutating func clearWorkersWindow() { workersWindow = 0; workersLongest = 0 }
+    private mutating func timeWorkers(_ step: Int64) {
+        workersWindow += step
+        workersLongest = Swift.max(workersLongest, step)
+    }
+    /// Times the next `trialLength` steps on the workers too, after `timedBefore` timed before the trial.
+    private mutating func startWorkersAfter(timedBefore: Int) {
+        afterTrialLeft = WorkerState.trialLength
+        workersBefore = timedBefore
     }
 
     /// Runs the next `backoffLength` steps on the caller's thread, and doubles the length of the next back-off.
@@ -235,8 +235,7 @@ extension WorkerState {
         stepsSinceStall = 0
         untilTrial = WorkerState.firstTrial
         trialGap = WorkerState.firstTrial
-        workersWindow = 0
-        workersLongest = 0
+        clearWorkersWindow()
         afterTrialLeft = 0
     }
 }
