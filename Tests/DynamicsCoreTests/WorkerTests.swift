@@ -388,6 +388,36 @@ final class WorkerTests: XCTestCase {
         XCTAssertEqual(state.backoffSteps, WorkerState.shortestBackoff)
     }
 
+    /// The back-off's last steps stand for one thread only against the steps on the workers right after them: where
+    /// steps with nothing handed out come between (a pile asleep at the back-off's end, woken later), the comparison
+    /// is dropped, and the next trial comes after twice `firstTrial` steps on the workers.
+    func test_backOffsTrial_isDroppedWhenStepsWithoutWorkersComeBetween() {
+        var state = WorkerState()
+        func onWorkers(_ n: Int, step: Int64) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: step / 2, step: step) } }
+        func onCaller(_ n: Int, step: Int64) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: 0, step: step) } }
+        // One thread faster at the first trial: a back-off of 60 steps.
+        onWorkers(8, step: 100_000)
+        onCaller(4, step: 90_000)
+        onWorkers(4, step: 100_000)
+        XCTAssertEqual(state.backoffSteps, WorkerState.shortestBackoff)
+        // The pile falls asleep during the back-off: its last steps take 5 µs, and so do the steps after it.
+        onCaller(56, step: 90_000)
+        onCaller(4, step: 5_000)
+        XCTAssertFalse(state.callerOnly)
+        onCaller(30, step: 5_000)
+        // Woken, the steps on the workers take 100 µs (one thread would take 150): they stay on the workers.
+        onWorkers(4, step: 100_000)
+        XCTAssertEqual(state.backoffSteps, 0)
+        XCTAssertFalse(state.callerOnly)
+        onWorkers(2 * WorkerState.firstTrial - 4 - 1, step: 100_000)
+        XCTAssertFalse(state.callerOnly)
+        onWorkers(1, step: 100_000)
+        XCTAssertTrue(state.callerOnly, "the next trial, 2 · firstTrial steps on the workers after the back-off")
+        onCaller(4, step: 150_000)
+        onWorkers(4, step: 100_000)
+        XCTAssertEqual(state.backoffSteps, 0)
+    }
+
     /// With the workers pinned (`World.workersAdapt` off), no trial and no back-off take a step off them, however
     /// slow the workers or long their stalls; turned off during a trial or back-off, the next step is on the workers.
     func test_pinnedWorkers_neverFallBackToOneThread() throws {

@@ -158,7 +158,19 @@ extension WorkerState {
             if trialLeft == 0 { startWorkersAfter(timedBefore: WorkerState.trialLength) }
             return
         }
-        guard parallel > 0 else { return }
+        guard parallel > 0 else {
+            // A step with nothing handed out (a scene asleep, or too small for the workers) parts the steps a pending
+            // comparison would set side by side: a pile asleep at a back-off's end must not stand for the steps on
+            // the workers once it wakes. The comparison is dropped, and the next trial comes twice the gap on (a scene
+            // whose steps hand out work only now and then is not tried every few steps).
+            if afterTrialLeft > 0 {
+                afterTrialLeft = 0
+                clearWorkersWindow()
+                trialGap = Swift.min(2 * trialGap, WorkerState.trialInterval)
+                untilTrial = trialGap
+            }
+            return
+        }
         // The window starts as if the steps before had run this long, unstalled.
         if stepWindow == 0 { stepWindow = 64 * step }
         stallWindow += stalled - stallWindow / 64
