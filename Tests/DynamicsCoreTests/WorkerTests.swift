@@ -273,18 +273,16 @@ final class WorkerTests: XCTestCase {
     /// whose steps so far took over 1.5 times the workers' ends early.
     func test_trialOfOneThread_backsOffWhenOneThreadIsFaster() {
         var state = WorkerState()
-        func onWorkers(_ n: Int, step: Int64) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: step / 2, step: step) } }
-        func onCaller(_ n: Int, step: Int64) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: 0, step: step) } }
         /// `steps` on the workers (100 µs), the last starting a trial whose 4 steps run on the caller's thread
         /// (`caller`, 140 µs: two threads clearly faster), then the 4 after it on the workers: the workers stay.
         func trialKeepingTheWorkers(after steps: Int, caller: Int64 = 140_000, line: UInt = #line) {
-            onWorkers(steps - 1, step: 100_000)
+            state.onWorkers(steps - 1, step: 100_000)
             XCTAssertFalse(state.callerOnly, line: line)
-            onWorkers(1, step: 100_000)
+            state.onWorkers(1, step: 100_000)
             XCTAssertTrue(state.callerOnly, "the trial's 4 steps run on the caller's thread", line: line)
-            onCaller(4, step: caller)
+            state.onCaller(4, step: caller)
             XCTAssertFalse(state.callerOnly, line: line)
-            onWorkers(4, step: 100_000)
+            state.onWorkers(4, step: 100_000)
             XCTAssertEqual(state.backoffSteps, 0, line: line)
         }
         // The first trial after 8 steps; while one thread comes close (110 µs against 100), the gap doubles up to
@@ -298,66 +296,66 @@ final class WorkerTests: XCTestCase {
         trialKeepingTheWorkers(after: 240)
         // A trial whose first step takes over 1.5 times the workers' ends after it: the workers stay, and the next
         // trial comes 240 steps on the workers later.
-        onWorkers(240, step: 100_000)
+        state.onWorkers(240, step: 100_000)
         XCTAssertTrue(state.callerOnly)
-        onCaller(1, step: 160_000)
+        state.onCaller(1, step: 160_000)
         XCTAssertFalse(state.callerOnly, "one step of the trial plainly slower ends it")
-        onWorkers(239, step: 100_000)
+        state.onWorkers(239, step: 100_000)
         XCTAssertFalse(state.callerOnly)
         XCTAssertEqual(state.backoffSteps, 0)
         // Two steps of 140 and 170 µs: 1.55 times on average, the trial ends after the second.
-        onWorkers(1, step: 100_000)
-        onCaller(1, step: 140_000)
+        state.onWorkers(1, step: 100_000)
+        state.onCaller(1, step: 140_000)
         XCTAssertTrue(state.callerOnly)
-        onCaller(1, step: 170_000)
+        state.onCaller(1, step: 170_000)
         XCTAssertFalse(state.callerOnly)
-        onWorkers(239, step: 100_000)
+        state.onWorkers(239, step: 100_000)
         XCTAssertFalse(state.callerOnly)
-        onWorkers(1, step: 100_000)
+        state.onWorkers(1, step: 100_000)
         XCTAssertTrue(state.callerOnly)
-        onCaller(4, step: 140_000)
-        onWorkers(4, step: 100_000)
+        state.onCaller(4, step: 140_000)
+        state.onWorkers(4, step: 100_000)
         // One thread faster (the workers' steps 100 µs, the caller's 90 µs): the back-off comes once the 4 steps after
         // the trial are timed.
-        onWorkers(240, step: 100_000)
-        onCaller(3, step: 90_000)
+        state.onWorkers(240, step: 100_000)
+        state.onCaller(3, step: 90_000)
         XCTAssertTrue(state.callerOnly)
-        onCaller(1, step: 90_000)
+        state.onCaller(1, step: 90_000)
         XCTAssertFalse(state.callerOnly)
-        onWorkers(3, step: 100_000)
+        state.onWorkers(3, step: 100_000)
         XCTAssertEqual(state.backoffSteps, 0)
-        onWorkers(1, step: 100_000)
+        state.onWorkers(1, step: 100_000)
         XCTAssertEqual(state.backoffSteps, 60)
         XCTAssertEqual(state.backoffLength, 120)
         // The back-off's last 4 steps are the trial for the 4 on the workers after it; one thread still faster: the
         // next back-off, twice as long, comes after those 4.
-        onCaller(60, step: 90_000)
-        onWorkers(3, step: 100_000)
+        state.onCaller(60, step: 90_000)
+        state.onWorkers(3, step: 100_000)
         XCTAssertFalse(state.callerOnly)
         XCTAssertEqual(state.backoffSteps, 0)
-        onWorkers(1, step: 100_000)
+        state.onWorkers(1, step: 100_000)
         XCTAssertEqual(state.backoffSteps, 120)
         XCTAssertEqual(state.backoffLength, 240)
         // The workers saving 3% of one thread's time after it: they stay, and the trial after comes 16 steps on (the
         // gaps double again after a back-off).
-        onCaller(120, step: 103_000)
-        onWorkers(4, step: 100_000)
+        state.onCaller(120, step: 103_000)
+        state.onWorkers(4, step: 100_000)
         XCTAssertEqual(state.backoffSteps, 0)
         XCTAssertFalse(state.callerOnly)
         // A scene calming: the workers' steps 130 µs before the trial and 70 µs after, the caller's 110 µs, less than
         // those before but more than the mean of both sides: no back-off.
-        onWorkers(12, step: 100_000)
-        onWorkers(4, step: 130_000)
+        state.onWorkers(12, step: 100_000)
+        state.onWorkers(4, step: 130_000)
         XCTAssertTrue(state.callerOnly)
-        onCaller(4, step: 110_000)
-        onWorkers(4, step: 70_000)
+        state.onCaller(4, step: 110_000)
+        state.onWorkers(4, step: 70_000)
         XCTAssertEqual(state.backoffSteps, 0)
         XCTAssertFalse(state.callerOnly)
         // The workers saving 1%: not worth a second core, the world backs off (the gap had doubled to 32).
-        onWorkers(32, step: 100_000)
+        state.onWorkers(32, step: 100_000)
         XCTAssertTrue(state.callerOnly)
-        onCaller(4, step: 101_000)
-        onWorkers(4, step: 100_000)
+        state.onCaller(4, step: 101_000)
+        state.onWorkers(4, step: 100_000)
         XCTAssertEqual(state.backoffSteps, 240)
     }
 
@@ -366,25 +364,23 @@ final class WorkerTests: XCTestCase {
     /// ms among the workers' 0.19–0.21 ms, the caller's 0.28–0.31 ms.
     func test_trialOfOneThread_leavesOutEachSidesLongestStep() {
         var state = WorkerState()
-        func onWorkers(_ steps: [Int64]) { for step in steps { state.recordStep(stalled: 0, parallel: step / 2, step: step) } }
-        func onCaller(_ steps: [Int64]) { for step in steps { state.recordStep(stalled: 0, parallel: 0, step: step) } }
-        onWorkers([290_000, 280_000, 270_000, 260_000, 862_000, 209_000, 197_000])
+        state.onWorkers([290_000, 280_000, 270_000, 260_000, 862_000, 209_000, 197_000])
         XCTAssertFalse(state.callerOnly)
-        onWorkers([194_000])
+        state.onWorkers([194_000])
         XCTAssertTrue(state.callerOnly)
-        onCaller([307_000, 298_000, 292_000, 277_000])
+        state.onCaller([307_000, 298_000, 292_000, 277_000])
         XCTAssertFalse(state.callerOnly)
-        onWorkers([234_000, 212_000, 206_000, 229_000])
+        state.onWorkers([234_000, 212_000, 206_000, 229_000])
         XCTAssertEqual(state.backoffSteps, 0, "the workers' mean without the long step is 0.21 ms against the caller's 0.29")
         XCTAssertEqual(state.trialGap, WorkerState.trialInterval, "the workers clearly faster")
         // Where one thread is faster, a long step on its side does not hide it: the workers' steps 100 µs, the
         // trial's 90 µs but one of 300.
-        onWorkers(Array(repeating: 100_000, count: WorkerState.trialInterval - 1))
+        state.onWorkers(Array(repeating: 100_000, count: WorkerState.trialInterval - 1))
         XCTAssertFalse(state.callerOnly)
-        onWorkers([100_000])
+        state.onWorkers([100_000])
         XCTAssertTrue(state.callerOnly)
-        onCaller([90_000, 90_000, 90_000, 300_000])
-        onWorkers([100_000, 100_000, 100_000, 100_000])
+        state.onCaller([90_000, 90_000, 90_000, 300_000])
+        state.onWorkers([100_000, 100_000, 100_000, 100_000])
         XCTAssertEqual(state.backoffSteps, WorkerState.shortestBackoff)
     }
 
@@ -393,28 +389,26 @@ final class WorkerTests: XCTestCase {
     /// is dropped, and the next trial comes after twice `firstTrial` steps on the workers.
     func test_backOffsTrial_isDroppedWhenStepsWithoutWorkersComeBetween() {
         var state = WorkerState()
-        func onWorkers(_ n: Int, step: Int64) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: step / 2, step: step) } }
-        func onCaller(_ n: Int, step: Int64) { for _ in 0..<n { state.recordStep(stalled: 0, parallel: 0, step: step) } }
         // One thread faster at the first trial: a back-off of 60 steps.
-        onWorkers(8, step: 100_000)
-        onCaller(4, step: 90_000)
-        onWorkers(4, step: 100_000)
+        state.onWorkers(8, step: 100_000)
+        state.onCaller(4, step: 90_000)
+        state.onWorkers(4, step: 100_000)
         XCTAssertEqual(state.backoffSteps, WorkerState.shortestBackoff)
         // The pile falls asleep during the back-off: its last steps take 5 µs, and so do the steps after it.
-        onCaller(56, step: 90_000)
-        onCaller(4, step: 5_000)
+        state.onCaller(56, step: 90_000)
+        state.onCaller(4, step: 5_000)
         XCTAssertFalse(state.callerOnly)
-        onCaller(30, step: 5_000)
+        state.onCaller(30, step: 5_000)
         // Woken, the steps on the workers take 100 µs (one thread would take 150): they stay on the workers.
-        onWorkers(4, step: 100_000)
+        state.onWorkers(4, step: 100_000)
         XCTAssertEqual(state.backoffSteps, 0)
         XCTAssertFalse(state.callerOnly)
-        onWorkers(2 * WorkerState.firstTrial - 4 - 1, step: 100_000)
+        state.onWorkers(2 * WorkerState.firstTrial - 4 - 1, step: 100_000)
         XCTAssertFalse(state.callerOnly)
-        onWorkers(1, step: 100_000)
+        state.onWorkers(1, step: 100_000)
         XCTAssertTrue(state.callerOnly, "the next trial, 2 · firstTrial steps on the workers after the back-off")
-        onCaller(4, step: 150_000)
-        onWorkers(4, step: 100_000)
+        state.onCaller(4, step: 150_000)
+        state.onWorkers(4, step: 100_000)
         XCTAssertEqual(state.backoffSteps, 0)
     }
 
@@ -461,4 +455,13 @@ extension WorkerState {
         parallelColoring = minimum; parallelRestTest = minimum; parallelUnion = minimum
         parallelIntegration = minimum; parallelPackedCopy = minimum
     }
+}
+
+extension WorkerState {
+    /// Records `n` steps of `step` nanoseconds on the workers (half of each in passes handed to them), or those of
+    /// `steps`; and the same on the caller's thread alone.
+    mutating func onWorkers(_ n: Int, step: Int64) { for _ in 0..<n { recordStep(stalled: 0, parallel: step / 2, step: step) } }
+    mutating func onWorkers(_ steps: [Int64]) { for step in steps { recordStep(stalled: 0, parallel: step / 2, step: step) } }
+    mutating func onCaller(_ n: Int, step: Int64) { for _ in 0..<n { recordStep(stalled: 0, parallel: 0, step: step) } }
+    mutating func onCaller(_ steps: [Int64]) { for step in steps { recordStep(stalled: 0, parallel: 0, step: step) } }
 }

@@ -195,12 +195,12 @@ extension WorkerState {
             timeWorkers(step)
             afterTrialLeft -= 1
             if afterTrialLeft == 0 {
-                // The workers stay only where they saved over 2% of one thread's time (their mean step on either
-                // side against the trial's): a second thread that saves less, or loses, is not worth its core (pyramid_20,
-                // 210 items, ran 4% slower on two). The margin is as wide as the noise of a few
-                // steps, so a scene the workers serve by 10% or more is not taken off them by chance.
-                // Each side's mean without its longest step: the workers' over their steps before the trial (none
-                // after a back-off) and after it, less one; the trial's over trialLength − 1.
+                // The workers stay only where they saved over 2% of one thread's time (their mean step against the
+                // trial's): a second thread that saves less, or loses, is not worth its core (pyramid_20, 210 items,
+                // ran 4% slower on two). The margin is as wide as the noise of a few steps, so a scene the workers
+                // serve by 10% or more is not taken off them by chance. Each side's mean leaves out its longest step:
+                // the workers' over their steps before the trial (none after a back-off) and after it, less one; the
+                // trial's over trialLength − 1.
                 let length = Int64(WorkerState.trialLength), workersTimed = Int64(workersBefore) + length
                 let workers = (workersWindow - workersLongest) * (length - 1)
                 let caller = (callerWindow - callerLongest) * (workersTimed - 1)
