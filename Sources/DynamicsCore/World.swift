@@ -109,6 +109,9 @@ public final class World {
     @exclusivity(unchecked) public internal(set) var profile = StepProfile()
     /// Number of steps taken.
     @exclusivity(unchecked) public internal(set) var stepCount = 0
+    /// The substep length (s) the stored contact and joint impulses were accumulated over, 0 before the first step:
+    /// a step of another substep length scales them to its own before warm starting (`rescaleWarmStart`).
+    var impulseSubstep: Float = 0
 
     /// A world with the default settings.
     public init() {

@@ -23,6 +23,10 @@ extension World {
             stageStart = now
         }
         let h = dt / Float(substeps)
+        if impulseSubstep != h {
+            if impulseSubstep > 0 { rescaleWarmStart(by: h / impulseSubstep) }
+            impulseSubstep = h
+        }
 
         // Nothing can collide, no joint is awake, every field is a simple kind over every body: the step is one
         // pass over the bodies (World+FreeMotion).
@@ -50,6 +54,34 @@ extension World {
 
         stepCount += 1
         profile.total = (clock.now - start) / .seconds(1)
+    }
+
+    /// Scales every stored impulse, awake and asleep, contacts' and joints', by `ratio`, the new substep length over
+    /// the one they were accumulated over. An impulse is a force times the substep it acts over: a pile at rest
+    /// carries its weight with the same forces at any substep, so warm starting a shorter substep with the longer
+    /// one's impulses would push it up, and a longer one with the shorter's would drop it.
+    func rescaleWarmStart(by ratio: Float) {
+        @inline(__always) func scale(_ contacts: inout [Contact]) {
+            for k in contacts.indices {
+                contacts[k].manifold.points.0.normalImpulse *= ratio
+                contacts[k].manifold.points.0.tangentImpulse *= ratio
+                contacts[k].manifold.points.1.normalImpulse *= ratio
+                contacts[k].manifold.points.1.tangentImpulse *= ratio
+            }
+        }
+        scale(&contactStore.contacts)
+        for i in islandStore.sleeping.indices where islandStore.sleeping[i].inUse { scale(&islandStore.sleeping[i].contacts) }
+        // The wide rods' impulses go back into the records, which rebuild the batches after they are scaled.
+        flushRodImpulses()
+        rodSolver.layoutDirty = true
+        for j in jointStore.records.indices {
+            jointStore.records[j].linearImpulse *= ratio
+            jointStore.records[j].angularImpulse *= ratio
+            jointStore.records[j].axialImpulse *= ratio
+            jointStore.records[j].lowerImpulse *= ratio
+            jointStore.records[j].upperImpulse *= ratio
+            jointStore.records[j].motorImpulse *= ratio
+        }
     }
 
     /// Starts a step: last step's events cleared (the ended events held over from between steps kept), and
