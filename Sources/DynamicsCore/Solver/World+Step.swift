@@ -61,12 +61,17 @@ extension World {
     /// carries its weight with the same forces at any substep, so warm starting a shorter substep with the longer
     /// one's impulses would push it up, and a longer one with the shorter's would drop it.
     func rescaleWarmStart(by ratio: Float) {
+        /// `impulse` at the new substep; none where the product leaves `Float`'s range (a warm start is only a guess).
+        @inline(__always) func scaled(_ impulse: Float) -> Float {
+            let x = impulse * ratio
+            return x.isFinite ? x : 0
+        }
         @inline(__always) func scale(_ contacts: inout [Contact]) {
             for k in contacts.indices {
-                contacts[k].manifold.points.0.normalImpulse *= ratio
-                contacts[k].manifold.points.0.tangentImpulse *= ratio
-                contacts[k].manifold.points.1.normalImpulse *= ratio
-                contacts[k].manifold.points.1.tangentImpulse *= ratio
+                contacts[k].manifold.points.0.normalImpulse = scaled(contacts[k].manifold.points.0.normalImpulse)
+                contacts[k].manifold.points.0.tangentImpulse = scaled(contacts[k].manifold.points.0.tangentImpulse)
+                contacts[k].manifold.points.1.normalImpulse = scaled(contacts[k].manifold.points.1.normalImpulse)
+                contacts[k].manifold.points.1.tangentImpulse = scaled(contacts[k].manifold.points.1.tangentImpulse)
             }
         }
         scale(&contactStore.contacts)
@@ -75,12 +80,13 @@ extension World {
         flushRodImpulses()
         rodSolver.layoutDirty = true
         for j in jointStore.records.indices {
-            jointStore.records[j].linearImpulse *= ratio
-            jointStore.records[j].angularImpulse *= ratio
-            jointStore.records[j].axialImpulse *= ratio
-            jointStore.records[j].lowerImpulse *= ratio
-            jointStore.records[j].upperImpulse *= ratio
-            jointStore.records[j].motorImpulse *= ratio
+            let linear = jointStore.records[j].linearImpulse
+            jointStore.records[j].linearImpulse = Vec2(scaled(linear.x), scaled(linear.y))
+            jointStore.records[j].angularImpulse = scaled(jointStore.records[j].angularImpulse)
+            jointStore.records[j].axialImpulse = scaled(jointStore.records[j].axialImpulse)
+            jointStore.records[j].lowerImpulse = scaled(jointStore.records[j].lowerImpulse)
+            jointStore.records[j].upperImpulse = scaled(jointStore.records[j].upperImpulse)
+            jointStore.records[j].motorImpulse = scaled(jointStore.records[j].motorImpulse)
         }
     }
 
