@@ -3,8 +3,9 @@ import XCTest
 import DynamicsTestSupport
 import DynamicsScenes
 
-/// What keeps a settled pile at rest: the warm start carried across a change of feature ids, and a rest test that
-/// judges motion by both the velocity a body ends the step with and the step's move.
+/// What keeps a settled pile at rest: the warm start carried across a change of feature ids and scaled across a
+/// change of substep, and a rest test that judges motion by both the velocity a body ends the step with and the
+/// step's move.
 final class RestTests: XCTestCase {
     func point(_ x: Float, _ y: Float, id: UInt32, normalImpulse: Float, tangentImpulse: Float = 0) -> ManifoldPoint {
         var p = ManifoldPoint()
@@ -113,8 +114,8 @@ final class RestTests: XCTestCase {
     }
 
     /// A pile at rest and a hanging grid of rods stay at rest when the substep changes: the stored impulses are scaled
-    /// to the new substep before they warm start it (they were not: a pyramid of 20 rows jumped to 4.6 pt/s at
-    /// twice the substeps, a 20 × 20 grid to 3.7 pt/s).
+    /// to the new substep before they warm start it. (Unscaled, the longer substep's impulses throw a pyramid of 20
+    /// rows to 4.6 pt/s at twice the substeps, and a 20 × 20 grid to 3.7 pt/s.)
     func test_aChangeOfSubstep_keepsAPileAndAGridAtRest() throws {
         var settings = WorldSettings()
         settings.sleepingEnabled = false
