@@ -30,6 +30,12 @@ public struct ManifoldPoint: Sendable {
     /// there, letting the item through the line.
     @inline(__always) func anchorA(from center: Vec2, normal n: Vec2) -> Vec2 { (point - (0.5 * separation) * n) - center }
     @inline(__always) func anchorB(from center: Vec2, normal n: Vec2) -> Vec2 { (point + (0.5 * separation) * n) - center }
+
+    /// Carries the warm-start impulses to a substep `ratio` times as long (`World.rescaleWarmStart`).
+    mutating func scaleImpulses(by ratio: Float) {
+        normalImpulse = warmStartImpulse(normalImpulse, scaledBy: ratio)
+        tangentImpulse = warmStartImpulse(tangentImpulse, scaledBy: ratio)
+    }
 }
 
 /// Up to two contact points sharing a normal that points from shape A to shape B.

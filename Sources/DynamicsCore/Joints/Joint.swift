@@ -107,6 +107,16 @@ struct JointRecord {
         linearImpulse = .zero; angularImpulse = 0; axialImpulse = 0; lowerImpulse = 0; upperImpulse = 0; motorImpulse = 0
     }
 
+    /// Carries the stored impulses to a substep `ratio` times as long (`World.rescaleWarmStart`).
+    mutating func scaleImpulses(by ratio: Float) {
+        linearImpulse = Vec2(warmStartImpulse(linearImpulse.x, scaledBy: ratio), warmStartImpulse(linearImpulse.y, scaledBy: ratio))
+        angularImpulse = warmStartImpulse(angularImpulse, scaledBy: ratio)
+        axialImpulse = warmStartImpulse(axialImpulse, scaledBy: ratio)
+        lowerImpulse = warmStartImpulse(lowerImpulse, scaledBy: ratio)
+        upperImpulse = warmStartImpulse(upperImpulse, scaledBy: ratio)
+        motorImpulse = warmStartImpulse(motorImpulse, scaledBy: ratio)
+    }
+
     // per-step temporaries
     var slotA: Int32 = -1       // -1 = not a moving body (world, static or not awake)
     var slotB: Int32 = -1

@@ -61,17 +61,10 @@ extension World {
     /// carries its weight with the same forces at any substep, so warm starting a shorter substep with the longer
     /// one's impulses would push it up, and a longer one with the shorter's would drop it.
     func rescaleWarmStart(by ratio: Float) {
-        /// `impulse` at the new substep; none where the product leaves `Float`'s range (a warm start is only a guess).
-        @inline(__always) func scaled(_ impulse: Float) -> Float {
-            let x = impulse * ratio
-            return x.isFinite ? x : 0
-        }
         @inline(__always) func scale(_ contacts: inout [Contact]) {
             for k in contacts.indices {
-                contacts[k].manifold.points.0.normalImpulse = scaled(contacts[k].manifold.points.0.normalImpulse)
-                contacts[k].manifold.points.0.tangentImpulse = scaled(contacts[k].manifold.points.0.tangentImpulse)
-                contacts[k].manifold.points.1.normalImpulse = scaled(contacts[k].manifold.points.1.normalImpulse)
-                contacts[k].manifold.points.1.tangentImpulse = scaled(contacts[k].manifold.points.1.tangentImpulse)
+                contacts[k].manifold.points.0.scaleImpulses(by: ratio)
+                contacts[k].manifold.points.1.scaleImpulses(by: ratio)
             }
         }
         scale(&contactStore.contacts)
@@ -79,15 +72,7 @@ extension World {
         // The wide rods' impulses go back into the records, which rebuild the batches after they are scaled.
         flushRodImpulses()
         rodSolver.layoutDirty = true
-        for j in jointStore.records.indices {
-            let linear = jointStore.records[j].linearImpulse
-            jointStore.records[j].linearImpulse = Vec2(scaled(linear.x), scaled(linear.y))
-            jointStore.records[j].angularImpulse = scaled(jointStore.records[j].angularImpulse)
-            jointStore.records[j].axialImpulse = scaled(jointStore.records[j].axialImpulse)
-            jointStore.records[j].lowerImpulse = scaled(jointStore.records[j].lowerImpulse)
-            jointStore.records[j].upperImpulse = scaled(jointStore.records[j].upperImpulse)
-            jointStore.records[j].motorImpulse = scaled(jointStore.records[j].motorImpulse)
-        }
+        for j in jointStore.records.indices { jointStore.records[j].scaleImpulses(by: ratio) }
     }
 
     /// Starts a step: last step's events cleared (the ended events held over from between steps kept), and
@@ -587,4 +572,11 @@ struct NoDamping: LinearDamping {
 @inline(__always) func spread(_ p: UnsafeMutablePointer<Float>, _ s: Int) -> SIMD4<Float> {
     let m = UnsafeRawPointer(p + s).loadUnaligned(as: SIMD2<Float>.self)
     return SIMD4(lowHalf: SIMD2(repeating: m.x), highHalf: SIMD2(repeating: m.y))
+}
+
+/// A stored impulse carried to a substep `ratio` times as long; none where the product leaves `Float`'s range (a
+/// warm start is only a guess). `World.rescaleWarmStart` applies it to every stored impulse.
+@inline(__always) func warmStartImpulse(_ impulse: Float, scaledBy ratio: Float) -> Float {
+    let x = impulse * ratio
+    return x.isFinite ? x : 0
 }
