@@ -313,6 +313,15 @@ extension World {
                         let first = Int(contactStart[color]) + 4 * (batch - Int(batchStart[color]))
                         let lanes = Swift.min(4, colorEnd[color] - first)
                         let index = firstBatch + batch
+                        // The contacts are read in color order, scattered over the list: their records are asked for
+                        // a few batches ahead (the sorted list runs on across colors), each over its two cache lines.
+                        let ahead = first + 4 * World.batchPrefetchDistance
+                        if ahead + 3 < sorted.count {
+                            for j in 0..<4 {
+                                let record = UnsafeRawPointer(cs.baseAddress! + Int(sorted[ahead + j]))
+                                dk_prefetch(record); dk_prefetch(record + 64)
+                            }
+                        }
                         for j in 0..<4 {
                             guard j < lanes else { (lane + j).initialize(to: ContactLanes.Lane()); continue }
                             let ci = Int(sorted[first + j])
@@ -350,6 +359,10 @@ extension World {
             resetContactBodyEntries()
         }
     }
+
+    /// How many batches ahead `buildWideContacts` and `storeWideContactImpulses` ask for the contact records they
+    /// will read or write.
+    static var batchPrefetchDistance: Int { 4 }
 
     /// Marks an overflow contact's place (`buildWideContacts`).
     static let overflowPlace: UInt64 = 1 << 63
@@ -425,6 +438,14 @@ extension World {
                 forEachBlock(count: batches.count, minimumBlock: 128, parallelMinimum: 512) { range in
                     for k in range {
                         let b = batches.baseAddress! + k
+                        // The batches' contacts lie scattered over the list: asked for a few batches ahead.
+                        if k + World.batchPrefetchDistance < range.upperBound {
+                            let next = batches.baseAddress! + k + World.batchPrefetchDistance
+                            for l in 0..<4 where next.pointee.constraint[l] >= 0 {
+                                let record = UnsafeMutableRawPointer(cs.baseAddress! + Int(next.pointee.constraint[l]))
+                                dk_prefetch_write(record); dk_prefetch_write(record + 64)
+                            }
+                        }
                         for l in 0..<4 where b.pointee.constraint[l] >= 0 {
                             let c = Int(b.pointee.constraint[l])
                             let two = cs[c].manifold.pointCount == 2
