@@ -314,13 +314,10 @@ extension World {
                         let lanes = Swift.min(4, colorEnd[color] - first)
                         let index = firstBatch + batch
                         // The contacts are read in color order, scattered over the list: their records are asked for
-                        // a few batches ahead (the sorted list runs on across colors), each over its two cache lines.
+                        // a few batches ahead (the sorted list runs on across colors).
                         let ahead = first + 4 * World.batchPrefetchDistance
                         if ahead + 3 < sorted.count {
-                            for j in 0..<4 {
-                                let record = UnsafeRawPointer(cs.baseAddress! + Int(sorted[ahead + j]))
-                                dk_prefetch(record); dk_prefetch(record + 64)
-                            }
+                            for j in 0..<4 { World.prefetchContact(cs.baseAddress! + Int(sorted[ahead + j])) }
                         }
                         for j in 0..<4 {
                             guard j < lanes else { (lane + j).initialize(to: ContactLanes.Lane()); continue }
@@ -363,6 +360,18 @@ extension World {
     /// How many batches ahead `buildWideContacts` and `storeWideContactImpulses` ask for the contact records they
     /// will read or write.
     static var batchPrefetchDistance: Int { 4 }
+
+    /// Asks for the cache lines of contact record `c`: its first and last byte's and, a record being longer than a
+    /// line, the one between (a 112-byte record at 16-byte alignment spans two or three lines).
+    @inline(__always) static func prefetchContact(_ c: UnsafePointer<Contact>, forWriting: Bool = false) {
+        let first = UnsafeMutableRawPointer(mutating: UnsafeRawPointer(c))
+        let last = first + (MemoryLayout<Contact>.size - 1)
+        if forWriting {
+            dk_prefetch_write(first); dk_prefetch_write(first + 64); dk_prefetch_write(last)
+        } else {
+            dk_prefetch(first); dk_prefetch(first + 64); dk_prefetch(last)
+        }
+    }
 
     /// Marks an overflow contact's place (`buildWideContacts`).
     static let overflowPlace: UInt64 = 1 << 63
@@ -442,8 +451,7 @@ extension World {
                         if k + World.batchPrefetchDistance < range.upperBound {
                             let next = batches.baseAddress! + k + World.batchPrefetchDistance
                             for l in 0..<4 where next.pointee.constraint[l] >= 0 {
-                                let record = UnsafeMutableRawPointer(cs.baseAddress! + Int(next.pointee.constraint[l]))
-                                dk_prefetch_write(record); dk_prefetch_write(record + 64)
+                                World.prefetchContact(cs.baseAddress! + Int(next.pointee.constraint[l]), forWriting: true)
                             }
                         }
                         for l in 0..<4 where b.pointee.constraint[l] >= 0 {
