@@ -361,16 +361,14 @@ extension World {
     /// will read or write.
     static var batchPrefetchDistance: Int { 4 }
 
-    /// Asks for the cache lines of contact record `c`: its first and last byte's and, a record being longer than a
-    /// line, the one between (a 112-byte record at 16-byte alignment spans two or three lines).
-    @inline(__always) static func prefetchContact(_ c: UnsafePointer<Contact>, forWriting: Bool = false) {
-        let first = UnsafeMutableRawPointer(mutating: UnsafeRawPointer(c))
-        let last = first + (MemoryLayout<Contact>.size - 1)
-        if forWriting {
-            dk_prefetch_write(first); dk_prefetch_write(first + 64); dk_prefetch_write(last)
-        } else {
-            dk_prefetch(first); dk_prefetch(first + 64); dk_prefetch(last)
-        }
+    /// Asks for every cache line of contact record `c`, to be read or written: one line's length apart from its first
+    /// byte, and its last byte's (a record not aligned to a line spans one more). The offsets are constants: the loop
+    /// unrolls.
+    @inline(__always) static func prefetchContact(_ c: UnsafePointer<Contact>) {
+        let record = UnsafeRawPointer(c)
+        let lineBytes = 64, size = MemoryLayout<Contact>.size
+        for offset in stride(from: 0, to: size, by: lineBytes) { dk_prefetch(record + offset) }
+        dk_prefetch(record + (size - 1))
     }
 
     /// Marks an overflow contact's place (`buildWideContacts`).
@@ -451,7 +449,7 @@ extension World {
                         if k + World.batchPrefetchDistance < range.upperBound {
                             let next = batches.baseAddress! + k + World.batchPrefetchDistance
                             for l in 0..<4 where next.pointee.constraint[l] >= 0 {
-                                World.prefetchContact(cs.baseAddress! + Int(next.pointee.constraint[l]), forWriting: true)
+                                World.prefetchContact(cs.baseAddress! + Int(next.pointee.constraint[l]))
                             }
                         }
                         for l in 0..<4 where b.pointee.constraint[l] >= 0 {
