@@ -245,16 +245,18 @@ extension World {
                         let lo = UInt32(la) << 16 | UInt32(lb)
                         var previous: Int = -1
                         for k in oldStart..<oldEnd where old[k].shapePair == lo { previous = k; break }
-                        var m: Manifold
+                        let m: Manifold
                         // Last step's reach stands while both references held and it is long enough; then so does its
                         // manifold (computing it again would give the same).
                         let standing = kept && previous >= 0 && old[previous].reach != World.noReach
                             && old[previous].reach >= reachNow
                         let reach = standing ? old[previous].reach : reachNow
                         let collideReach = reach == World.noReach ? speculativeReach : margin + Float(reach) * reachUnit
+                        let fresh: Bool
                         if reuse && standing {
                             m = old[previous].manifold
                             s.reused += 1
+                            fresh = false
                         } else {
                             let shapeA = shapes[startA + la]
                             let shapeB = shapes[startB + lb]
@@ -273,64 +275,77 @@ extension World {
                                                   scratch: scratch, aLoaded: s.loadedA == startA + la, vertices: pv, normals: pn)
                                 if shapeA.kind != .circle { s.loadedA = startA + la }
                             }
-                            m.points.0.referenceSeparation = m.points.0.separation
-                            m.points.1.referenceSeparation = m.points.1.separation
+                            fresh = true
                         }
+                        // The manifold is copied into the contact list once, as computed, and its points are then
+                        // completed there field by field: a copy read back whole just after some of its fields were
+                        // written would wait for those writes (the processor cannot forward them from its store
+                        // buffer to a wider read), and that wait was most of this function's time.
+                        let pointCount = m.pointCount, normal = m.normal
                         // Each point's separation at the present poses: the points of A and B there moved with their
-                        // bodies since the references.
-                        for k in 0..<m.pointCount {
-                            var q = m[k]
+                        // bodies since the references (a fresh manifold's separations are at the references).
+                        @inline(__always) func present(_ q: ManifoldPoint) -> Float {
                             let moveA = dA + turnA * leftPerp(q.point - rA), moveB = dB + turnB * leftPerp(q.point - rB)
-                            q.separation = q.referenceSeparation + dot(m.normal, moveB - moveA)
-                            m[k] = q
+                            return (fresh ? q.separation : q.referenceSeparation) + dot(normal, moveB - moveA)
                         }
+                        let separation0 = pointCount > 0 ? present(m.points.0) : .infinity
+                        let separation1 = pointCount > 1 ? present(m.points.1) : .infinity
+                        let sep = Swift.min(separation0, separation1)
                         // The speculative reach used above bounds the approach in any direction; keep the contact
                         // only if the pair can close its gap along this normal within the step, so items moving past
                         // each other do not fill the solver with contacts that cannot touch.
-                        if m.pointCount > 0 {
-                            let approach = -dot(m.normal, vel[sb] - vel[sa]) - dt * dot(m.normal, grav[sb] - grav[sa])
+                        var keep = pointCount > 0
+                        if keep {
+                            let approach = -dot(normal, vel[sb] - vel[sa]) - dt * dot(normal, grav[sb] - grav[sa])
                             let reach = margin + dt * (Swift.max(approach, 0) + spin)
-                            if m.minSeparation > reach { m.pointCount = 0 }
+                            if sep > reach { keep = false }
                         }
                         let wasTouching = previous >= 0 && old[previous].touching
-                        if m.pointCount == 0 {
+                        if !keep {
                             if wasTouching { s.ended.append(endedEvent(old[previous])) }
                             return
                         }
                         s.anyPoints = true
-                        // Anchors and relative velocity; then the warm-start impulses.
-                        let vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
-                        for k in 0..<m.pointCount {
-                            var p = m[k]
-                            let vrA = vA + cross(wA, p.anchorA(from: pA, normal: m.normal))
-                            let vrB = vB + cross(wB, p.anchorB(from: pB, normal: m.normal))
-                            // What restitution may reflect. A point overlapping by more than the slop is being
-                            // pushed apart, not struck: the push's leftover speed (the relax pass removes it only
-                            // where one iteration converges, not in a clump of items created on top of each other)
-                            // would come back as a bounce, and elastic items would feed on it up to the speed limit.
-                            p.relativeVelocity = p.separation < -slop ? 0 : dot(m.normal, vrB - vrA)
-                            p.normalImpulse = 0; p.tangentImpulse = 0; p.maxNormalImpulse = 0
-                            m[k] = p
-                        }
-                        let previousPoints = previous >= 0 ? old[previous].manifold.pointCount : 0
-                        if previousPoints > 0 {
-                            // By feature id, reading the previous manifold's points in place (the common case: all
-                            // points found); else by place as well.
-                            let ids = World.carryImpulsesByID(from: old[previous].manifold.points, count: previousPoints, to: &m)
-                            if !ids.all { World.carryImpulsesByPlace(from: old[previous].manifold, to: &m, after: ids, within: slop) }
-                        }
-                        let sep = m.minSeparation
                         let touching = wasTouching ? sep <= endTouch : sep <= beginTouch
                         if touching && !wasTouching {
                             s.began.append(ContactBeganEvent(
                                 bodyA: BodyID(index: Int32(ia), generation: generation[ia]),
                                 bodyB: BodyID(index: Int32(ib), generation: generation[ib]),
-                                shapeA: la, shapeB: lb, point: m.points.0.point, normal: m.normal))
+                                shapeA: la, shapeB: lb, point: m.points.0.point, normal: normal))
                         } else if !touching && wasTouching {
                             s.ended.append(endedEvent(old[previous]))
                         }
                         s.contacts.append(Contact(bodyPair: key, shapePair: lo, manifold: m, friction: friction,
                                                 restitution: restitution, touching: touching, reach: reach))
+                        let vA = vel[sa], wA = angVel[sa], vB = vel[sb], wB = angVel[sb]
+                        s.contacts.withUnsafeMutableBufferPointer { list in
+                            let c = list.baseAddress! + (list.count - 1)
+                            if fresh {
+                                c.pointee.manifold.points.0.referenceSeparation = m.points.0.separation
+                                c.pointee.manifold.points.1.referenceSeparation = m.points.1.separation
+                            }
+                            // The present separation, anchors and relative velocity; then the warm-start impulses.
+                            @inline(__always) func complete(_ p: inout ManifoldPoint, _ separation: Float) {
+                                p.separation = separation
+                                let vrA = vA + cross(wA, p.anchorA(from: pA, normal: normal))
+                                let vrB = vB + cross(wB, p.anchorB(from: pB, normal: normal))
+                                // What restitution may reflect. A point overlapping by more than the slop is being
+                                // pushed apart, not struck: the push's leftover speed (the relax pass removes it only
+                                // where one iteration converges, not in a clump of items created on top of each other)
+                                // would come back as a bounce, and elastic items would feed on it up to the speed limit.
+                                p.relativeVelocity = separation < -slop ? 0 : dot(normal, vrB - vrA)
+                                p.normalImpulse = 0; p.tangentImpulse = 0; p.maxNormalImpulse = 0
+                            }
+                            complete(&c.pointee.manifold.points.0, separation0)
+                            if pointCount > 1 { complete(&c.pointee.manifold.points.1, separation1) }
+                            let previousPoints = previous >= 0 ? old[previous].manifold.pointCount : 0
+                            if previousPoints > 0 {
+                                // By feature id, reading the previous manifold's points in place (the common case: all
+                                // points found); else by place as well.
+                                let ids = World.carryImpulsesByID(from: old[previous].manifold.points, count: previousPoints, to: &c.pointee.manifold)
+                                if !ids.all { World.carryImpulsesByPlace(from: old[previous].manifold, to: &c.pointee.manifold, after: ids, within: slop) }
+                            }
+                        }
                     }
                     if countA == 1 && countB == 1 {
                         // One shape each, the common case, outside the loops (whose invariants the compiler would
@@ -567,19 +582,22 @@ extension World {
     @inline(__always)
     static func carryImpulsesByID(from old: (ManifoldPoint, ManifoldPoint), count: Int, to m: inout Manifold) -> ImpulseMatch {
         var match = ImpulseMatch()
-        for k in 0..<m.pointCount {
-            let id = m[k].id
-            if old.0.id == id {
-                m[k].normalImpulse = old.0.normalImpulse; m[k].tangentImpulse = old.0.tangentImpulse
+        // Each point's fields written in place (a whole point copied out and back would be stored piecemeal and
+        // read back whole, which the processor cannot forward from its store buffer).
+        @inline(__always) func carry(_ p: inout ManifoldPoint) -> Bool {
+            if old.0.id == p.id {
+                p.normalImpulse = old.0.normalImpulse; p.tangentImpulse = old.0.tangentImpulse
                 match.taken.0 = true
-            } else if count > 1 && old.1.id == id {
-                m[k].normalImpulse = old.1.normalImpulse; m[k].tangentImpulse = old.1.tangentImpulse
+            } else if count > 1 && old.1.id == p.id {
+                p.normalImpulse = old.1.normalImpulse; p.tangentImpulse = old.1.tangentImpulse
                 match.taken.1 = true
             } else {
-                continue
+                return false
             }
-            if k == 0 { match.matched.0 = true } else { match.matched.1 = true }
+            return true
         }
+        if m.pointCount > 0 { match.matched.0 = carry(&m.points.0) }
+        if m.pointCount > 1 { match.matched.1 = carry(&m.points.1) }
         match.all = match.matched.0 && (m.pointCount < 2 || match.matched.1)
         return match
     }
