@@ -61,13 +61,4 @@ public struct Manifold: Sendable {
         get { i == 0 ? points.0 : points.1 }
         set { if i == 0 { points.0 = newValue } else { points.1 = newValue } }
     }
-
-    /// The smallest separation of its points (infinity with none).
-    var minSeparation: Float {
-        switch pointCount {
-        case 0: return .infinity
-        case 1: return points.0.separation
-        default: return Swift.min(points.0.separation, points.1.separation)
-        }
-    }
 }

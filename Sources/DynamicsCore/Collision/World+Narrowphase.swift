@@ -279,8 +279,8 @@ extension World {
                         }
                         // The manifold is copied into the contact list once, as computed, and its points are then
                         // completed there field by field: a copy read back whole just after some of its fields were
-                        // written would wait for those writes (the processor cannot forward them from its store
-                        // buffer to a wider read), and that wait was most of this function's time.
+                        // written would wait for those writes (the processor cannot forward several narrow writes to
+                        // one wide read).
                         let pointCount = m.pointCount, normal = m.normal
                         // Each point's separation at the present poses: the points of A and B there moved with their
                         // bodies since the references (a fresh manifold's separations are at the references).
