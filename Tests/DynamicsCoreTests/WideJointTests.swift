@@ -138,8 +138,10 @@ final class WideJointTests: XCTestCase {
     }
 
     /// Where rods are all there is to solve and gravity all that changes the velocities, the warm start's copy of
-    /// the velocities into the packed state integrates them on the way on the workers (no pass of its own): the same
-    /// bits as the velocity pass on one thread; with a damped item the pass runs as before.
+    /// the velocities into the packed state integrates them on the way on the workers (no pass of its own), the
+    /// relax pass's copy-out does so for the next substep, and the solve pass's copy-out moves the bodies (on one
+    /// thread too): the same bits as the velocity and position passes; with a damped item the velocity pass runs as
+    /// before.
     func test_velocityIntegrationInTheRodsCopy_matchesTheVelocityPass() throws {
         /// The world after 60 steps, its items, and the steps that found items awake.
         func run(fused: Bool, workers: Int = 1, damped: Bool = false) throws -> (World, [BodyID], awake: Int) {
@@ -147,6 +149,7 @@ final class WideJointTests: XCTestCase {
             try world.setWorkerCount(workers)
             world.workers.handOutEveryPass(from: 64)
             world.rodSolver.kickInCopy = fused
+            world.rodSolver.moveInCopy = fused
             let (items, _) = try world.build(BenchmarkScene.jointGrid(12))
             if damped { try world.setMaterial(items[5], restitution: 0, friction: 0, linearDamping: 0.5, angularDamping: 0, charge: 0) }
             var awake = 0
@@ -158,13 +161,17 @@ final class WideJointTests: XCTestCase {
         }
         let (pass, items, _) = try run(fused: false)
         XCTAssertEqual(pass.rodSolver.kickedSteps, 0)
-        let (one, _, _) = try run(fused: true)
+        XCTAssertEqual(pass.rodSolver.movedSteps, 0)
+        let (one, _, oneAwake) = try run(fused: true)
         XCTAssertEqual(one.rodSolver.kickedSteps, 0, "one thread keeps the velocity pass")
+        XCTAssertEqual(one.rodSolver.movedSteps, oneAwake, "one thread moves the bodies in the copy-out")
+        XCTAssertEqual(one.stateHash(), pass.stateHash(), "one thread")
         for workers in [2, 3] {
             let (fused, _, awake) = try run(fused: true, workers: workers)
             // Every step on the workers takes it (the first 8 at least: the trials of one thread come later).
             XCTAssertGreaterThan(awake, 30)
             XCTAssertGreaterThanOrEqual(fused.rodSolver.kickedSteps, 8, "\(workers) workers: the steps on the workers take the integration into the copy")
+            XCTAssertEqual(fused.rodSolver.movedSteps, awake)
             XCTAssertEqual(fused.stateHash(), pass.stateHash(), "\(workers) workers")
             for id in items.prefix(20) {
                 XCTAssertEqual(fused.velocity(of: id).x.bitPattern, pass.velocity(of: id).x.bitPattern)

@@ -252,7 +252,11 @@ extension World {
             let pos = columns.position, rot = columns.rotation
             let vel = columns.velocity, angVel = columns.angularVelocity
             let packedVel = rodSolver.velocity.rawBytes, packedPose = rodSolver.pose.rawBytes
-            let copyPoses = rodSolver.geometryStale
+            // Poses the solve pass's copy-out packed as it moved the bodies need no copy.
+            let copyPoses = rodSolver.geometryStale && !rodSolver.posesPacked
+            // Velocities the last relax pass left kicked in the packed state need none either.
+            let copyIn = copyIn && !rodSolver.velocitiesKicked
+            rodSolver.velocitiesKicked = false
             let kick = warmStart ? rodSolver.kick : 0, gravity = columns.gravity
             // The packed state in and out, in blocks of entries on the workers (each entry is one body's own).
             let copyBlock = WorkerState.bodyBlock, copyMinimum = workers.parallelPackedCopy
@@ -294,6 +298,7 @@ extension World {
             // processor overlaps) when positions have moved, and shared by the passes in between.
             let geometry = rodSolver.geometryStale
             rodSolver.geometryStale = false
+            rodSolver.posesPacked = false
             rodSolver.centerBatches.withUnsafeMutableBufferPointer { center in
             rodSolver.batches.withUnsafeMutableBufferPointer { general in
                 var pass = dk_rod_pass(
@@ -325,14 +330,74 @@ extension World {
             }
             }
             guard copyOut else { return }
+            if stage == .solve && rodSolver.moveStep != 0 {
+                moveRodBodies(columns, h: rodSolver.moveStep, recordStart: rodSolver.moveRecordsStart)
+                return
+            }
+            let kickOut = stage == .relax ? rodSolver.kickOut : 0
             rodSolver.bodies.withUnsafeBufferPointer { list in
                 forEachBlock(count: list.count, minimumBlock: copyBlock, parallelMinimum: copyMinimum) { range in
+                    if kickOut != 0 {
+                        // The next substep's velocity integration, in place: the warm start's copy-in would compute
+                        // the same from the columns this copy-out would have written.
+                        for e in range {
+                            let v = (packedVel + 16 &* e).load(as: V.self), g = gravity[Int(list[e])]
+                            (packedVel + 16 &* e).storeBytes(of: V(v[0] + kickOut * g.x, v[1] + kickOut * g.y, v[2], 0), as: V.self)
+                        }
+                        return
+                    }
                     for e in range {
                         let v = (packedVel + 16 &* e).load(as: V.self)
                         vel[Int(list[e])] = Vec2(v[0], v[1])
                         angVel[Int(list[e])] = v[2]
                     }
                 }
+            }
+            if kickOut != 0 { rodSolver.velocitiesKicked = true }
+        }
+    }
+
+    /// The solve pass's copy-out when rods alone constrain every awake body (`WideRodSolver.moveStep`): each body's
+    /// velocities written back, its position update (`integratePositions`: the same operations, body by body) and its
+    /// new pose packed for the relax pass, in one sweep instead of three, each a pass of its own on the workers.
+    func moveRodBodies(_ columns: BodyColumns, h: Float, recordStart: Bool) {
+        typealias V = SIMD4<Float>
+        let pos = columns.position, rot = columns.rotation
+        let vel = columns.velocity, angVel = columns.angularVelocity
+        let packedVel = rodSolver.velocity.rawBytes, packedPose = rodSolver.pose.rawBytes
+        let maxTurn: Float = 0.25 * .pi / h
+        let copyBlock = WorkerState.bodyBlock, copyMinimum = workers.parallelPackedCopy
+        rodSolver.geometryStale = true
+        rodSolver.posesPacked = true
+        contactSolver.posesStale = true
+        @inline(__always) func sweep(_ p0: UnsafeMutablePointer<Vec2>?, _ q0: UnsafeMutablePointer<Rotation>?) {
+            rodSolver.bodies.withUnsafeBufferPointer { list in
+                forEachBlock(count: list.count, minimumBlock: copyBlock, parallelMinimum: copyMinimum) { range in
+                    for e in range {
+                        let s = Int(list[e])
+                        let v = (packedVel + 16 &* e).load(as: V.self)
+                        let linear = Vec2(v[0], v[1])
+                        vel[s] = linear
+                        var w = v[2]
+                        if Swift.abs(w) > maxTurn { w = w > 0 ? maxTurn : -maxTurn }
+                        angVel[s] = w
+                        let p = pos[s], q = rot[s]
+                        if let p0 { p0[s] = p }
+                        if let q0 { q0[s] = q }
+                        let moved = p + h * linear
+                        let turned = w != 0 ? q.integrated(by: h * w) : q
+                        pos[s] = moved
+                        rot[s] = turned
+                        (packedPose + 16 &* e).storeBytes(of: V(moved.x, moved.y, turned.c, turned.s), as: V.self)
+                    }
+                }
+            }
+        }
+        guard recordStart else { sweep(nil, nil); return }
+        prepareStepStart()
+        islandStore.stepStartPosition.withUnsafeMutableBufferPointer { startPosition in
+            islandStore.stepStartRotation.withUnsafeMutableBufferPointer { startRotation in
+                sweep(startPosition.baseAddress!, startRotation.baseAddress!)
             }
         }
     }
@@ -365,7 +430,21 @@ struct WideRodSolver {
     /// it to compare the two paths).
     var minimum = 16
     /// Positions have moved since the wide rods' geometry was computed.
-    var geometryStale = true
+    var geometryStale = true { didSet { if geometryStale { posesPacked = false } } }
+    /// The packed poses are the bodies' present ones (`World.moveRodBodies` packed them as it moved the bodies).
+    var posesPacked = false
+    /// When nonzero, the substep length h by which the solve pass's copy-out also moves the bodies
+    /// (`World.moveRodBodies`), recording the step's start poses if `moveRecordsStart`; and the h of the next
+    /// substep's velocity integration, which the relax pass then applies to the packed velocities in place of
+    /// copying them out (`kickOut`; `velocitiesKicked` until the warm start uses them). Rods alone, on the workers
+    /// (`World.solve`).
+    var moveStep: Float = 0
+    /// Whether the solve pass's copy-out may move the bodies (tests turn it off to compare), and the steps it did.
+    var moveInCopy = true
+    var movedSteps = 0
+    var moveRecordsStart = false
+    var kickOut: Float = 0
+    var velocitiesKicked = false
     /// The wide rods' batches (`buildWideRods`) must be rebuilt: the awake joints or a joint's parameters changed.
     var layoutDirty = true
     /// The wide rods' batches hold impulses the joint records do not have yet (`flushRodImpulses`).

@@ -275,14 +275,29 @@ extension World {
                 && columns.linearDampingFactor == nil && columns.torqueA == nil && columns.angularDampingFactor == nil
                 && !fieldStore.active && !fieldStore.motion.active ? h : 0
             if rodSolver.kick != 0 { rodSolver.kickedSteps &+= 1 }
-            defer { rodSolver.kick = 0 }
+            // Rods alone over every awake body: the solve pass's copy-out also moves the bodies and packs their poses
+            // for the relax pass, and with the kick the relax pass's copy-out is the next substep's kick, in place
+            // (`WideRodSolver.moveStep`): one sweep over the bodies instead of three, and on the workers two a
+            // substep instead of five, each a pass of its own. The same operations on each body give the same results.
+            let moveInCopy = rodSolver.moveInCopy && rodSolver.alone && rodSolver.bodies.count == bodies.awakeCount
+                && !jointStore.awake.isEmpty && (!rodSolver.batches.isEmpty || !rodSolver.centerBatches.isEmpty)
+            if moveInCopy { rodSolver.movedSteps &+= 1 }
+            defer {
+                rodSolver.kick = 0; rodSolver.moveStep = 0; rodSolver.kickOut = 0; rodSolver.velocitiesKicked = false
+            }
             for substep in 0..<substeps {
                 jointStore.anchorTimeLeft = jointStore.anchorsInMotion.isEmpty ? 0 : Float(substeps - substep) * h
+                let recordStart = substep == 0 && settings.sleepingEnabled
+                if moveInCopy {
+                    rodSolver.moveStep = h
+                    rodSolver.moveRecordsStart = recordStart
+                    rodSolver.kickOut = substep + 1 < substeps ? rodSolver.kick : 0 // zero on one thread
+                }
                 // Springs integrated by velocity Verlet: half a kick in the first substep, half after the last.
                 if rodSolver.kick == 0 { integrateVelocities(h: h, springWeight: substep == 0 ? 0.5 : 1) }
                 if warm { solveConstraints(.warmStart) }
                 solveConstraints(.solve)
-                integratePositions(h: h, recordStart: substep == 0 && settings.sleepingEnabled)
+                if !moveInCopy { integratePositions(h: h, recordStart: recordStart) }
                 if !jointStore.anchorsInMotion.isEmpty { jointStore.anchorTimeLeft = Float(substeps - substep - 1) * h }
                 solveConstraints(.relax)
             }
@@ -300,6 +315,19 @@ extension World {
             // the batches are rebuilt or a joint is destroyed (`flushRodImpulses`).
             if !rodSolver.batches.isEmpty || !rodSolver.centerBatches.isEmpty { rodSolver.impulsesPending = true }
         }
+    }
+
+    /// Sizes the step's start poses for the awake bodies and marks them recorded: the first substep's position
+    /// update fills them (the rest test measures the step's move from them).
+    func prepareStepStart() {
+        let n = bodies.awakeCount
+        if islandStore.stepStartPosition.count < n {
+            let more = n - islandStore.stepStartPosition.count
+            islandStore.stepStartPosition.append(contentsOf: repeatElement(.zero, count: more))
+            islandStore.stepStartRotation.append(contentsOf: repeatElement(.identity, count: more))
+        }
+        islandStore.stepStartRecorded = true
+        islandStore.stepStartSlots = bodies.slotVersion
     }
 
     /// v ← (v + h·(g + a_field + (F + F_field)/m)) · e^(−c·h), ω ← (ω + h·τ/I) · e^(−c_ω·h), over the awake range.
@@ -460,16 +488,7 @@ extension World {
     /// `recordStart`: also keep the poses before the move (`IslandStore.stepStartPosition`), in the step's first
     /// substep, for the rest test.
     func integratePositions(h: Float, recordStart: Bool = false) {
-        if recordStart {
-            let n = bodies.awakeCount
-            if islandStore.stepStartPosition.count < n {
-                let more = n - islandStore.stepStartPosition.count
-                islandStore.stepStartPosition.append(contentsOf: repeatElement(.zero, count: more))
-                islandStore.stepStartRotation.append(contentsOf: repeatElement(.identity, count: more))
-            }
-            islandStore.stepStartRecorded = true
-            islandStore.stepStartSlots = bodies.slotVersion
-        }
+        if recordStart { prepareStepStart() }
         bodies.withColumns { columns in
             rodSolver.geometryStale = true
             contactSolver.posesStale = true
