@@ -63,6 +63,41 @@ final class WorkerTests: XCTestCase {
         try assertSameOnTwoToFourWorkers(.fieldSwarm(40000), steps: 10)
     }
 
+    /// Where wide contacts alone hold every awake body (a standing stack, a pile at rest), the solve pass's copy-out
+    /// is the substep's position update and the relax pass's the next substep's velocity integration: the same
+    /// bits, on one thread and on several, as the passes of their own; with a damped item the velocity pass runs.
+    func test_contactsCopyOutMovesTheBodies_matchesThePasses() throws {
+        /// The state hash after `steps` steps and the steps whose copy-out moved the bodies.
+        func run(_ scene: BenchmarkScene, steps: Int, fused: Bool, workers: Int, damped: Bool = false) throws -> (UInt64, moved: Int, kicked: Int) {
+            var settings = WorldSettings()
+            settings.contactHertz = 60
+            let world = try World(settings: settings)
+            try world.setWorkerCount(workers)
+            world.workers.handOutEveryPass(from: 64)
+            world.contactSolver.moveInCopy = fused
+            let (items, _) = try world.build(scene)
+            if damped { try world.setMaterial(items[7], restitution: 0, friction: 0.5, linearDamping: 0.5, angularDamping: 0, charge: 0) }
+            for _ in 0..<steps { try world.step(dt: 1.0 / 60, substeps: 4) }
+            return (world.stateHash(), world.contactSolver.movedSteps, world.contactSolver.kickedSteps)
+        }
+        for (name, scene, steps) in [("pyramid_30", BenchmarkScene.pyramid(30), 40), ("rain_1000", .rain(1000), 250)] {
+            for damped in [false, true] {
+                let reference = try run(scene, steps: steps, fused: false, workers: 1, damped: damped)
+                XCTAssertEqual(reference.moved, 0)
+                for workers in [1, 2, 3] {
+                    let fused = try run(scene, steps: steps, fused: true, workers: workers, damped: damped)
+                    XCTAssertGreaterThan(fused.moved, steps / 4, "\(name), \(workers) workers: the copy-out moved the bodies")
+                    if damped {
+                        XCTAssertEqual(fused.kicked, 0, "a damped item keeps the velocity pass")
+                    } else {
+                        XCTAssertEqual(fused.kicked, fused.moved, "gravity alone: the relax pass's copy-out integrates")
+                    }
+                    XCTAssertEqual(fused.0, reference.0, "\(name), \(workers) workers, damped: \(damped)")
+                }
+            }
+        }
+    }
+
     /// A host's executor (here Dispatch's) gives the world's results to the bit.
     func test_hostExecutor_givesTheSameState() throws {
         final class DispatchExecutor: StepExecutor {

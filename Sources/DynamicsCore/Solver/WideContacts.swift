@@ -205,7 +205,7 @@ extension World {
         // contact (the list is sized for that, filled through a pointer, and cut to the entries made).
         contactSolver.bodies.removeAll(keepingCapacity: true)
         contactSolver.bodies.append(contentsOf: repeatElement(-1, count: entryBound))
-        var entries = 1
+        var entries = 1, awakeEntries = 0
         contactSolver.bodies.withUnsafeMutableBufferPointer { list in
             contactSolver.bodyColors.withUnsafeMutableBufferPointer { used in
             contactSolver.bodyEntry.withUnsafeMutableBufferPointer { entry in
@@ -218,6 +218,7 @@ extension World {
                     if e >= 0 { return Int(e) }
                     let fresh = entries
                     entries += 1
+                    if Int(slot) < awake { awakeEntries += 1 }
                     entry[Int(slot)] = Int32(fresh)
                     list[fresh] = slot
                     used[fresh] = 0
@@ -250,6 +251,7 @@ extension World {
             }
         }
         contactSolver.bodies.removeLast(contactSolver.bodies.count - entries)
+        contactSolver.awakeEntries = awakeEntries
     }
 
     /// Builds this step's constraints straight into colored batches of four (`wideContacts`) from the colored
@@ -352,6 +354,15 @@ extension World {
             }
             }
             }
+            }
+            // The awake bodies without an entry (items in flight beside a pile), listed when they are few enough
+            // that the solve pass's copy-out may move them too (`World.moveInCopy`).
+            contactSolver.uncovered.removeAll(keepingCapacity: true)
+            let missing = awake - contactSolver.awakeEntries
+            if contactSolver.moveInCopy && missing > 0 && missing <= awake / 8 {
+                contactSolver.bodyEntry.withUnsafeBufferPointer { entry in
+                    for s in 0..<awake where entry[s] < 0 { contactSolver.uncovered.append(Int32(s)) }
+                }
             }
             resetContactBodyEntries()
         }
@@ -485,6 +496,9 @@ extension World {
             let packedVel = contactSolver.velocity.rawBytes, packedPose = contactSolver.pose.rawBytes
             let copyPoses = contactSolver.posesStale && !warmStart
             if copyPoses { contactSolver.posesStale = false }
+            // Velocities the last relax pass left kicked in the packed state need no copy.
+            let load = load && !contactSolver.velocitiesKicked
+            contactSolver.velocitiesKicked = false
             // The copies run in blocks of entries on the workers for many bodies (each entry is one body's).
             if load || copyPoses { contactSolver.bodies.withUnsafeBufferPointer { list in
                 forEachBlock(count: list.count - 1, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelPackedCopy) { range in
@@ -525,6 +539,36 @@ extension World {
                 }
             }
             guard store else { return }
+            if stage == .solve && contactSolver.moveStep != 0 {
+                contactSolver.bodies.withUnsafeBufferPointer { list in
+                    contactSolver.uncovered.withUnsafeBufferPointer { others in
+                        moveInCopy(columns, list: list, first: 1, velocity: packedVel, pose: packedPose, others: others,
+                                   h: contactSolver.moveStep, recordStart: contactSolver.moveRecordsStart)
+                    }
+                }
+                // The other entries' bodies (static or asleep) have not moved.
+                contactSolver.posesStale = false
+                return
+            }
+            let kickOut = stage == .relax ? contactSolver.kickOut : 0
+            if kickOut != 0 {
+                // The next substep's velocity integration, in place: the warm start's copy-in would read the same
+                // from the columns that this copy-out and `integrateVelocities` (v + h·g, the same operations) would
+                // have written. The other entries (static or asleep bodies) keep their velocities, as there.
+                let gravity = columns.gravity
+                contactSolver.bodies.withUnsafeBufferPointer { list in
+                    forEachBlock(count: list.count - 1, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelPackedCopy) { range in
+                        for e in (range.lowerBound + 1)..<(range.upperBound + 1) where list[e] < awake {
+                            let v = (packedVel + 16 &* e).load(as: V.self), g = gravity[Int(list[e])]
+                            (packedVel + 16 &* e).storeBytes(of: V(v[0] + kickOut * g.x, v[1] + kickOut * g.y, v[2], 0), as: V.self)
+                        }
+                    }
+                }
+                // The awake bodies without an entry: their velocities, in the columns.
+                for s in contactSolver.uncovered { let s = Int(s); vel[s] = vel[s] + kickOut * gravity[s] }
+                contactSolver.velocitiesKicked = true
+                return
+            }
             contactSolver.bodies.withUnsafeBufferPointer { list in
                 forEachBlock(count: list.count - 1, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelPackedCopy) { range in
                     for e in (range.lowerBound + 1)..<(range.upperBound + 1) where list[e] < awake {

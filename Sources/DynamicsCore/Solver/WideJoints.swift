@@ -331,7 +331,11 @@ extension World {
             }
             guard copyOut else { return }
             if stage == .solve && rodSolver.moveStep != 0 {
-                moveRodBodies(columns, h: rodSolver.moveStep, recordStart: rodSolver.moveRecordsStart)
+                rodSolver.bodies.withUnsafeBufferPointer { list in
+                    moveInCopy(columns, list: list, first: 0, velocity: packedVel, pose: packedPose,
+                               h: rodSolver.moveStep, recordStart: rodSolver.moveRecordsStart)
+                }
+                rodSolver.posesPacked = true
                 return
             }
             let kickOut = stage == .relax ? rodSolver.kickOut : 0
@@ -357,50 +361,6 @@ extension World {
         }
     }
 
-    /// The solve pass's copy-out when rods alone constrain every awake body (`WideRodSolver.moveStep`): each body's
-    /// velocities written back, its position update (`integratePositions`: the same operations, body by body) and its
-    /// new pose packed for the relax pass, in one sweep instead of three, each a pass of its own on the workers.
-    func moveRodBodies(_ columns: BodyColumns, h: Float, recordStart: Bool) {
-        typealias V = SIMD4<Float>
-        let pos = columns.position, rot = columns.rotation
-        let vel = columns.velocity, angVel = columns.angularVelocity
-        let packedVel = rodSolver.velocity.rawBytes, packedPose = rodSolver.pose.rawBytes
-        let maxTurn: Float = 0.25 * .pi / h
-        let copyBlock = WorkerState.bodyBlock, copyMinimum = workers.parallelPackedCopy
-        rodSolver.geometryStale = true
-        rodSolver.posesPacked = true
-        contactSolver.posesStale = true
-        @inline(__always) func sweep(_ p0: UnsafeMutablePointer<Vec2>?, _ q0: UnsafeMutablePointer<Rotation>?) {
-            rodSolver.bodies.withUnsafeBufferPointer { list in
-                forEachBlock(count: list.count, minimumBlock: copyBlock, parallelMinimum: copyMinimum) { range in
-                    for e in range {
-                        let s = Int(list[e])
-                        let v = (packedVel + 16 &* e).load(as: V.self)
-                        let linear = Vec2(v[0], v[1])
-                        vel[s] = linear
-                        var w = v[2]
-                        if Swift.abs(w) > maxTurn { w = w > 0 ? maxTurn : -maxTurn }
-                        angVel[s] = w
-                        let p = pos[s], q = rot[s]
-                        if let p0 { p0[s] = p }
-                        if let q0 { q0[s] = q }
-                        let moved = p + h * linear
-                        let turned = w != 0 ? q.integrated(by: h * w) : q
-                        pos[s] = moved
-                        rot[s] = turned
-                        (packedPose + 16 &* e).storeBytes(of: V(moved.x, moved.y, turned.c, turned.s), as: V.self)
-                    }
-                }
-            }
-        }
-        guard recordStart else { sweep(nil, nil); return }
-        prepareStepStart()
-        islandStore.stepStartPosition.withUnsafeMutableBufferPointer { startPosition in
-            islandStore.stepStartRotation.withUnsafeMutableBufferPointer { startRotation in
-                sweep(startPosition.baseAddress!, startRotation.baseAddress!)
-            }
-        }
-    }
 }
 
 /// The step's rigid distance joints as the wide solver holds them: colored batches of four, the joints solved one
@@ -431,10 +391,10 @@ struct WideRodSolver {
     var minimum = 16
     /// Positions have moved since the wide rods' geometry was computed.
     var geometryStale = true { didSet { if geometryStale { posesPacked = false } } }
-    /// The packed poses are the bodies' present ones (`World.moveRodBodies` packed them as it moved the bodies).
+    /// The packed poses are the bodies' present ones (`World.moveInCopy` packed them as it moved the bodies).
     var posesPacked = false
     /// When nonzero, the substep length h by which the solve pass's copy-out also moves the bodies
-    /// (`World.moveRodBodies`), recording the step's start poses if `moveRecordsStart`; and the h of the next
+    /// (`World.moveInCopy`), recording the step's start poses if `moveRecordsStart`; and the h of the next
     /// substep's velocity integration, which the relax pass then applies to the packed velocities in place of
     /// copying them out (`kickOut`; `velocitiesKicked` until the warm start uses them). Rods alone, on the workers
     /// (`World.solve`).

@@ -204,7 +204,7 @@ extension World {
         // Per-step tables: the narrowphase's twin of the contact list and reference poses, this step's constraints (their impulses
         // are stored in the contacts), coloring, packed state, candidate pairs, cell entries, sort and island scratch.
         contactStore.history = []; contactSolver.scalar.release(); contactSolver.wide.release(); contactSolver.colored = []; contactSolver.sorted = []; contactSolver.bodies = []
-        contactSolver.bodyColors = []; contactSolver.bodyEntry = []; contactSolver.colorEnds = []
+        contactSolver.bodyColors = []; contactSolver.bodyEntry = []; contactSolver.colorEnds = []; contactSolver.uncovered = []
         contactSolver.velocity.release(); contactSolver.pose.release()
         contactStore.referencePose.release(); contactStore.referenceMoved.release(); contactStore.referenceState.valid = false
         broadphase.pairs = []; broadphase.pairReach = []; broadphase.awakeOversize = []; islandStore.wakeList = []
@@ -271,30 +271,47 @@ extension World {
             // of its own (joint_grid_100 on two workers 2% faster). Nothing reads the bodies' velocity columns before
             // the solve pass writes them back. On one thread the pass streaming through the columns is faster.
             rodSolver.kick = rodSolver.kickInCopy && rodSolver.alone && rodSolver.bodies.count == bodies.awakeCount
-                && executor(work: rodSolver.bodies.count, minimum: workers.parallelPackedCopy) != nil && columns.force == nil
-                && columns.linearDampingFactor == nil && columns.torqueA == nil && columns.angularDampingFactor == nil
-                && !fieldStore.active && !fieldStore.motion.active ? h : 0
+                && executor(work: rodSolver.bodies.count, minimum: workers.parallelPackedCopy) != nil
+                && gravityAlone(columns) ? h : 0
             if rodSolver.kick != 0 { rodSolver.kickedSteps &+= 1 }
             // Rods alone over every awake body: the solve pass's copy-out also moves the bodies and packs their poses
             // for the relax pass, and with the kick the relax pass's copy-out is the next substep's kick, in place
             // (`WideRodSolver.moveStep`): one sweep over the bodies instead of three, and on the workers two a
             // substep instead of five, each a pass of its own. The same operations on each body give the same results.
-            let moveInCopy = rodSolver.moveInCopy && rodSolver.alone && rodSolver.bodies.count == bodies.awakeCount
+            let rodsMove = rodSolver.moveInCopy && rodSolver.alone && rodSolver.bodies.count == bodies.awakeCount
                 && !jointStore.awake.isEmpty && (!rodSolver.batches.isEmpty || !rodSolver.centerBatches.isEmpty)
-            if moveInCopy { rodSolver.movedSteps &+= 1 }
+            if rodsMove { rodSolver.movedSteps &+= 1 }
+            // So for wide contacts alone whose bodies are every awake body (a pile at rest, a standing stack): the
+            // solve pass's copy-out moves them and packs their poses for the relax pass (`moveInCopy`).
+            let contactsMove = contactSolver.moveInCopy && wide && packedKept && !fieldStore.motion.active
+                && contactSolver.awakeEntries + contactSolver.uncovered.count == bodies.awakeCount
+            if contactsMove { contactSolver.movedSteps &+= 1 }
+            let moveInCopy = rodsMove || contactsMove
+            // And with gravity all that changes their velocities between substeps, the relax pass's copy-out is the
+            // next substep's velocity integration, in place (`ContactSolver.kickOut`).
+            let contactsKick = contactsMove && warm && gravityAlone(columns)
+            if contactsKick { contactSolver.kickedSteps &+= 1 }
             defer {
                 rodSolver.kick = 0; rodSolver.moveStep = 0; rodSolver.kickOut = 0; rodSolver.velocitiesKicked = false
+                contactSolver.moveStep = 0; contactSolver.kickOut = 0; contactSolver.velocitiesKicked = false
             }
             for substep in 0..<substeps {
                 jointStore.anchorTimeLeft = jointStore.anchorsInMotion.isEmpty ? 0 : Float(substeps - substep) * h
                 let recordStart = substep == 0 && settings.sleepingEnabled
-                if moveInCopy {
+                if rodsMove {
                     rodSolver.moveStep = h
                     rodSolver.moveRecordsStart = recordStart
                     rodSolver.kickOut = substep + 1 < substeps ? rodSolver.kick : 0 // zero on one thread
                 }
+                if contactsMove {
+                    contactSolver.moveStep = h
+                    contactSolver.moveRecordsStart = recordStart
+                    contactSolver.kickOut = contactsKick && substep + 1 < substeps ? h : 0
+                }
                 // Springs integrated by velocity Verlet: half a kick in the first substep, half after the last.
-                if rodSolver.kick == 0 { integrateVelocities(h: h, springWeight: substep == 0 ? 0.5 : 1) }
+                if rodSolver.kick == 0 && !(contactsKick && substep > 0) {
+                    integrateVelocities(h: h, springWeight: substep == 0 ? 0.5 : 1)
+                }
                 if warm { solveConstraints(.warmStart) }
                 solveConstraints(.solve)
                 if !moveInCopy { integratePositions(h: h, recordStart: recordStart) }
@@ -315,6 +332,73 @@ extension World {
             // the batches are rebuilt or a joint is destroyed (`flushRodImpulses`).
             if !rodSolver.batches.isEmpty || !rodSolver.centerBatches.isEmpty { rodSolver.impulsesPending = true }
         }
+    }
+
+    /// A solve pass's copy-out that is also the substep's position update, where one packed state holds the awake
+    /// bodies (rods alone, or wide contacts alone): each awake body's velocities written back from `velocity`, its move
+    /// (`integratePositions`' operations, body by body, so the same results) and its new pose packed into `pose`
+    /// for the relax pass, in one sweep over the entries from `first` instead of three passes. Entries of other
+    /// bodies (static or asleep) keep their poses. The awake bodies the packed state lacks (`others`: a few items in
+    /// flight beside a pile) move by their own velocities.
+    @inline(never)
+    func moveInCopy(_ columns: BodyColumns, list: UnsafeBufferPointer<Int32>, first: Int, velocity packedVel: UnsafeMutableRawPointer,
+                    pose packedPose: UnsafeMutableRawPointer, others: UnsafeBufferPointer<Int32>? = nil, h: Float, recordStart: Bool) {
+        typealias V = SIMD4<Float>
+        let pos = columns.position, rot = columns.rotation
+        let vel = columns.velocity, angVel = columns.angularVelocity
+        let awake = bodies.awakeCount
+        // At most a quarter turn a substep, as `integratePositions`.
+        let maxTurn: Float = 0.25 * .pi / h
+        rodSolver.geometryStale = true
+        contactSolver.posesStale = true
+        @inline(__always) func sweep(_ p0: UnsafeMutablePointer<Vec2>?, _ q0: UnsafeMutablePointer<Rotation>?) {
+            // (Written out twice: one helper shared by the two loops cost the sweep twice its instructions.)
+            forEachBlock(count: list.count - first, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelPackedCopy) { range in
+                for e in (range.lowerBound + first)..<(range.upperBound + first) {
+                    let s = Int(list[e])
+                    if s >= awake { continue }
+                    let v = (packedVel + 16 &* e).load(as: V.self)
+                    let linear = Vec2(v[0], v[1])
+                    vel[s] = linear
+                    var w = v[2]
+                    if Swift.abs(w) > maxTurn { w = w > 0 ? maxTurn : -maxTurn }
+                    angVel[s] = w
+                    let p = pos[s], q = rot[s]
+                    if let p0 { p0[s] = p }
+                    if let q0 { q0[s] = q }
+                    let moved = p + h * linear
+                    let turned = w != 0 ? q.integrated(by: h * w) : q
+                    pos[s] = moved
+                    rot[s] = turned
+                    (packedPose + 16 &* e).storeBytes(of: V(moved.x, moved.y, turned.c, turned.s), as: V.self)
+                }
+            }
+            guard let others else { return }
+            for s in others {
+                let s = Int(s)
+                var w = angVel[s]
+                if Swift.abs(w) > maxTurn { w = w > 0 ? maxTurn : -maxTurn; angVel[s] = w }
+                let p = pos[s], q = rot[s]
+                if let p0 { p0[s] = p }
+                if let q0 { q0[s] = q }
+                pos[s] = p + h * vel[s]
+                if w != 0 { rot[s] = q.integrated(by: h * w) }
+            }
+        }
+        guard recordStart else { sweep(nil, nil); return }
+        prepareStepStart()
+        islandStore.stepStartPosition.withUnsafeMutableBufferPointer { startPosition in
+            islandStore.stepStartRotation.withUnsafeMutableBufferPointer { startRotation in
+                sweep(startPosition.baseAddress!, startRotation.baseAddress!)
+            }
+        }
+    }
+
+    /// Whether gravity alone changes the awake bodies' velocities in `integrateVelocities` (v + h·g): no force,
+    /// torque, damping or field.
+    @inline(__always) func gravityAlone(_ columns: BodyColumns) -> Bool {
+        columns.force == nil && columns.linearDampingFactor == nil && columns.torqueA == nil
+            && columns.angularDampingFactor == nil && !fieldStore.active && !fieldStore.motion.active
     }
 
     /// Sizes the step's start poses for the awake bodies and marks them recorded: the first substep's position
