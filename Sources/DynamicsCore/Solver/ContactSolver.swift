@@ -372,9 +372,9 @@ struct ContactSolverTables {
     /// Positions have moved since the packed poses were copied.
     var posesStale = true
     /// The packed state's entries of awake bodies (`colorContacts`): when they and `uncovered` are every awake body
-    /// and wide batches are all there is to solve, the solve pass's copy-out moves the bodies by `moveStep` (nonzero), recording
-    /// the step's start poses if `moveRecordsStart` (`World.moveInCopy`). Tests turn `moveInCopy` off to compare;
-    /// `movedSteps` counts the steps that did.
+    /// and wide batches are all there is to solve, the solve pass's copy-out moves the bodies by `moveStep`
+    /// (nonzero), recording the step's start poses if `moveRecordsStart` (`World.moveInCopy`). Tests turn
+    /// `moveInCopy` off to compare; `movedSteps` counts the steps that did.
     var awakeEntries = 0
     /// The awake bodies without an entry, when they are a few (`buildWideContacts`): the copy-out moves them too.
     var uncovered: [Int32] = []

@@ -554,7 +554,8 @@ extension World {
             if kickOut != 0 {
                 // The next substep's velocity integration, in place: the warm start's copy-in would read the same
                 // from the columns that this copy-out and `integrateVelocities` (v + h·g, the same operations) would
-                // have written. The other entries (static or asleep bodies) keep their velocities, as there.
+                // have written. The other entries (static or asleep bodies, of no mass in the batches) keep the
+                // velocities the copy-in gave them, which no pass changes.
                 let gravity = columns.gravity
                 contactSolver.bodies.withUnsafeBufferPointer { list in
                     forEachBlock(count: list.count - 1, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelPackedCopy) { range in

@@ -360,7 +360,6 @@ extension World {
             if kickOut != 0 { rodSolver.velocitiesKicked = true }
         }
     }
-
 }
 
 /// The step's rigid distance joints as the wide solver holds them: colored batches of four, the joints solved one
@@ -394,17 +393,17 @@ struct WideRodSolver {
     /// The packed poses are the bodies' present ones (`World.moveInCopy` packed them as it moved the bodies).
     var posesPacked = false
     /// When nonzero, the substep length h by which the solve pass's copy-out also moves the bodies
-    /// (`World.moveInCopy`), recording the step's start poses if `moveRecordsStart`; and the h of the next
-    /// substep's velocity integration, which the relax pass then applies to the packed velocities in place of
-    /// copying them out (`kickOut`; `velocitiesKicked` until the warm start uses them). Rods alone, on the workers
-    /// (`World.solve`).
+    /// (`World.moveInCopy`), recording the step's start poses if `moveRecordsStart` (rods alone over every awake
+    /// body); and the h of the next substep's velocity integration, which the relax pass then applies to the packed
+    /// velocities in place of copying them out (`kickOut`, with `kick` on the workers; `velocitiesKicked` until the
+    /// warm start uses them). Set by `World.solve`.
     var moveStep: Float = 0
-    /// Whether the solve pass's copy-out may move the bodies (tests turn it off to compare), and the steps it did.
-    var moveInCopy = true
-    var movedSteps = 0
     var moveRecordsStart = false
     var kickOut: Float = 0
     var velocitiesKicked = false
+    /// Whether the solve pass's copy-out may move the bodies (tests turn it off to compare), and the steps it did.
+    var moveInCopy = true
+    var movedSteps = 0
     /// The wide rods' batches (`buildWideRods`) must be rebuilt: the awake joints or a joint's parameters changed.
     var layoutDirty = true
     /// The wide rods' batches hold impulses the joint records do not have yet (`flushRodImpulses`).

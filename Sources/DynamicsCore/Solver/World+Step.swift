@@ -352,7 +352,7 @@ extension World {
         rodSolver.geometryStale = true
         contactSolver.posesStale = true
         @inline(__always) func sweep(_ p0: UnsafeMutablePointer<Vec2>?, _ q0: UnsafeMutablePointer<Rotation>?) {
-            // (Written out twice: one helper shared by the two loops cost the sweep twice its instructions.)
+            // (Written out twice: one helper shared by the two loops cost the sweep nearly twice its instructions.)
             forEachBlock(count: list.count - first, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelPackedCopy) { range in
                 for e in (range.lowerBound + first)..<(range.upperBound + first) {
                     let s = Int(list[e])
