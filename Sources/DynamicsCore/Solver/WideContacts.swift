@@ -550,23 +550,12 @@ extension World {
                 contactSolver.posesStale = false
                 return
             }
-            let kickOut = stage == .relax ? contactSolver.kickOut : 0
-            if kickOut != 0 {
-                // The next substep's velocity integration, in place: the warm start's copy-in would read the same
-                // from the columns that this copy-out and `integrateVelocities` (v + h·g, the same operations) would
-                // have written. The other entries (static or asleep bodies, of no mass in the batches) keep the
-                // velocities the copy-in gave them, which no pass changes.
-                let gravity = columns.gravity
+            if stage == .relax && contactSolver.kickOut != 0 {
                 contactSolver.bodies.withUnsafeBufferPointer { list in
-                    forEachBlock(count: list.count - 1, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelPackedCopy) { range in
-                        for e in (range.lowerBound + 1)..<(range.upperBound + 1) where list[e] < awake {
-                            let v = (packedVel + 16 &* e).load(as: V.self), g = gravity[Int(list[e])]
-                            (packedVel + 16 &* e).storeBytes(of: V(v[0] + kickOut * g.x, v[1] + kickOut * g.y, v[2], 0), as: V.self)
-                        }
+                    contactSolver.uncovered.withUnsafeBufferPointer { others in
+                        kickPacked(columns, list: list, first: 1, velocity: packedVel, others: others, h: contactSolver.kickOut)
                     }
                 }
-                // The awake bodies without an entry: their velocities, in the columns.
-                for s in contactSolver.uncovered { let s = Int(s); vel[s] = vel[s] + kickOut * gravity[s] }
                 contactSolver.velocitiesKicked = true
                 return
             }

@@ -338,18 +338,15 @@ extension World {
                 rodSolver.posesPacked = true
                 return
             }
-            let kickOut = stage == .relax ? rodSolver.kickOut : 0
+            if stage == .relax && rodSolver.kickOut != 0 {
+                rodSolver.bodies.withUnsafeBufferPointer { list in
+                    kickPacked(columns, list: list, first: 0, velocity: packedVel, h: rodSolver.kickOut)
+                }
+                rodSolver.velocitiesKicked = true
+                return
+            }
             rodSolver.bodies.withUnsafeBufferPointer { list in
                 forEachBlock(count: list.count, minimumBlock: copyBlock, parallelMinimum: copyMinimum) { range in
-                    if kickOut != 0 {
-                        // The next substep's velocity integration, in place: the warm start's copy-in would compute
-                        // the same from the columns this copy-out would have written.
-                        for e in range {
-                            let v = (packedVel + 16 &* e).load(as: V.self), g = gravity[Int(list[e])]
-                            (packedVel + 16 &* e).storeBytes(of: V(v[0] + kickOut * g.x, v[1] + kickOut * g.y, v[2], 0), as: V.self)
-                        }
-                        return
-                    }
                     for e in range {
                         let v = (packedVel + 16 &* e).load(as: V.self)
                         vel[Int(list[e])] = Vec2(v[0], v[1])
@@ -357,7 +354,6 @@ extension World {
                     }
                 }
             }
-            if kickOut != 0 { rodSolver.velocitiesKicked = true }
         }
     }
 }

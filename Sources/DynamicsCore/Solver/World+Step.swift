@@ -394,6 +394,30 @@ extension World {
         }
     }
 
+    /// A relax pass's copy-out that is the next substep's velocity integration (gravity alone changing the
+    /// velocities), where one packed state holds the awake bodies: each awake body's packed velocity from `first`
+    /// kicked in place by h·g (`integrateVelocities`' operations, so the same results; the warm start then copies
+    /// nothing), and the awake bodies the packed state lacks (`others`) kicked in their columns. Entries of other
+    /// bodies (static or asleep, of no mass in the batches) keep the velocities the copy-in gave them, which no pass
+    /// changes.
+    @inline(never)
+    func kickPacked(_ columns: BodyColumns, list: UnsafeBufferPointer<Int32>, first: Int, velocity packedVel: UnsafeMutableRawPointer,
+                    others: UnsafeBufferPointer<Int32>? = nil, h: Float) {
+        typealias V = SIMD4<Float>
+        let vel = columns.velocity, gravity = columns.gravity
+        let awake = bodies.awakeCount
+        forEachBlock(count: list.count - first, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelPackedCopy) { range in
+            for e in (range.lowerBound + first)..<(range.upperBound + first) {
+                let s = Int(list[e])
+                if s >= awake { continue }
+                let v = (packedVel + 16 &* e).load(as: V.self), g = gravity[s]
+                (packedVel + 16 &* e).storeBytes(of: V(v[0] + h * g.x, v[1] + h * g.y, v[2], 0), as: V.self)
+            }
+        }
+        guard let others else { return }
+        for s in others { let s = Int(s); vel[s] = vel[s] + h * gravity[s] }
+    }
+
     /// Whether gravity alone changes the awake bodies' velocities in `integrateVelocities` (v + h·g): no force,
     /// torque, damping or field.
     @inline(__always) func gravityAlone(_ columns: BodyColumns) -> Bool {
