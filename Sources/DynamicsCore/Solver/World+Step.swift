@@ -347,12 +347,11 @@ extension World {
         let pos = columns.position, rot = columns.rotation
         let vel = columns.velocity, angVel = columns.angularVelocity
         let awake = bodies.awakeCount
-        // At most a quarter turn a substep, as `integratePositions`.
-        let maxTurn: Float = 0.25 * .pi / h
+        let maxTurn = World.maximumSpin(h: h)
         rodSolver.geometryStale = true
         contactSolver.posesStale = true
         @inline(__always) func sweep(_ p0: UnsafeMutablePointer<Vec2>?, _ q0: UnsafeMutablePointer<Rotation>?) {
-            // (Written out twice: one helper shared by the two loops cost the sweep nearly twice its instructions.)
+            // (Written out twice: one inlined helper shared by the two loops cost the sweep about 30% more instructions.)
             forEachBlock(count: list.count - first, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelPackedCopy) { range in
                 for e in (range.lowerBound + first)..<(range.upperBound + first) {
                     let s = Int(list[e])
@@ -417,6 +416,11 @@ extension World {
         guard let others else { return }
         for s in others { let s = Int(s); vel[s] = vel[s] + h * gravity[s] }
     }
+
+    /// The fastest spin a position update of substep length h turns a body by: at most a quarter turn a substep
+    /// (Box2D v3's bound). An item turning faster than that outruns the contact points its step's manifold follows,
+    /// and sinks into what it spins against.
+    @inline(__always) static func maximumSpin(h: Float) -> Float { 0.25 * .pi / h }
 
     /// Whether gravity alone changes the awake bodies' velocities in `integrateVelocities` (v + h·g): no force,
     /// torque, damping or field.
@@ -620,9 +624,7 @@ extension World {
                     for j in rodSolver.scalarJoints { limit(js[Int(j)].slotA); limit(js[Int(j)].slotB) }
                 }
             }
-            // At most a quarter turn a substep (Box2D v3's bound): an item turning faster than that outruns the contact
-            // points its step's manifold follows, and sinks into what it spins against.
-            let maxTurn: Float = 0.25 * .pi / h
+            let maxTurn = World.maximumSpin(h: h)
             let p = floats(pos), v = floats(vel)
             /// Moves the bodies of `range`, keeping each pose before the move in `p0` and `q0` where given.
             @inline(__always) func move(_ range: Range<Int>, _ p0: UnsafeMutablePointer<Float>?, _ q0: UnsafeMutablePointer<Rotation>?) {
