@@ -147,7 +147,8 @@ extension World {
         }
     }
 
-    func warmStartJoints() {
+    /// The warm start of the awake joints; `fusion`: what the rods' copy into their packed state takes in.
+    func warmStartJoints(fusion: PackedFusion = .none) {
         bodies.withColumns { columns in
             guard !jointStore.awake.isEmpty else { return }
             let bp = BodyPointers(pos: columns.position, rot: columns.rotation, vel: columns.velocity, angVel: columns.angularVelocity)
@@ -177,13 +178,13 @@ extension World {
                     }
                 }
             }
-            runWideRods(.warmStart, soft: .rigid, copyIn: true, copyOut: !rodSolver.alone)
+            runWideRods(.warmStart, soft: .rigid, copyIn: true, copyOut: !rodSolver.alone, fusion: fusion)
         }
     }
 
     /// One solve or relax pass (`stage`) over the awake joints; `weldsOnly`: only the weld joints whose two sides
-    /// are awake bodies.
-    func solveJoints(h: Float, _ stage: SolverStage, weldsOnly: Bool = false) {
+    /// are awake bodies; `fusion`: what the rods' copies take in (`runWideRods`).
+    func solveJoints(h: Float, _ stage: SolverStage, weldsOnly: Bool = false, fusion: PackedFusion = .none) {
         bodies.withColumns { columns in
             guard !jointStore.awake.isEmpty else { return }
             let useBias = stage.usesBias
@@ -219,7 +220,7 @@ extension World {
                 }
             }
             if weldsOnly { return }
-            runWideRods(stage, soft: jointSoft, copyIn: !rodSolver.alone, copyOut: true)
+            runWideRods(stage, soft: jointSoft, copyIn: !rodSolver.alone, copyOut: true, fusion: fusion)
         }
     }
 

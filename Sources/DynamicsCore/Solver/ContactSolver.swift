@@ -372,21 +372,15 @@ struct ContactSolverTables {
     /// Positions have moved since the packed poses were copied.
     var posesStale = true
     /// The packed state's entries of awake bodies (`colorContacts`): when they and `uncovered` are every awake body
-    /// and wide batches are all there is to solve, the solve pass's copy-out moves the bodies by `moveStep`
-    /// (nonzero), recording the step's start poses if `moveRecordsStart` (`World.moveInCopy`). Tests turn
-    /// `moveInCopy` off to compare; `movedSteps` counts the steps that did.
+    /// and wide batches are all there is to solve, the solve pass's copy-out moves the bodies (`PackedFusion.move`,
+    /// `World.moveInCopy`), and with gravity alone changing the velocities the relax pass's copy-out kicks them for
+    /// the next substep (`PackedFusion.kickOut`). Tests turn `moveInCopy` off to compare; `movedSteps` and
+    /// `kickedSteps` count the steps that did each.
     var awakeEntries = 0
     /// The awake bodies without an entry, when they are a few (`buildWideContacts`): the copy-out moves them too.
     var uncovered: [Int32] = []
-    var moveStep: Float = 0
-    var moveRecordsStart = false
     var moveInCopy = true
     var movedSteps = 0
-    /// When nonzero, the h of the next substep's velocity integration (gravity alone changing the velocities), which
-    /// the relax pass's copy-out then applies to the packed velocities in place of copying them out;
-    /// `velocitiesKicked` until the warm start uses them (`World.solve`); `kickedSteps` counts the steps that did.
-    var kickOut: Float = 0
-    var velocitiesKicked = false
     var kickedSteps = 0
     /// This step's scalar contact constraints: every contact on the scalar path; beside `wideContacts`, only the
     /// coloring's overflow.

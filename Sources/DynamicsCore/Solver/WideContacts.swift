@@ -483,9 +483,10 @@ extension World {
     /// packed state and the awake ones' velocities back. `load` false: the packed velocities are the bodies'
     /// already (nothing changed them since the last pass stored or loaded them); `store` false: the next pass runs
     /// before anything else reads or changes the velocities, and stores them. `soft`: `contactSoftness` at this
-    /// substep.
+    /// substep. `fusion`: the bodies' passes the copies take in (the solve pass's copy-out moves the bodies, the
+    /// relax pass's kicks the packed velocities for the next substep, whose warm start then loads none).
     func runWideContacts(_ stage: SolverStage, invH: Float, soft: (contact: Softness, static: Softness),
-                         load: Bool = true, store: Bool = true) {
+                         load: Bool = true, store: Bool = true, fusion: PackedFusion = .none) {
         bodies.withColumns { columns in
             guard !contactSolver.wide.isEmpty else { return }
             let warmStart = stage == .warmStart
@@ -497,8 +498,7 @@ extension World {
             let copyPoses = contactSolver.posesStale && !warmStart
             if copyPoses { contactSolver.posesStale = false }
             // Velocities the last relax pass left kicked in the packed state need no copy.
-            let load = load && !contactSolver.velocitiesKicked
-            contactSolver.velocitiesKicked = false
+            let load = load && !(warmStart && fusion.kicked)
             // The copies run in blocks of entries on the workers for many bodies (each entry is one body's).
             if load || copyPoses { contactSolver.bodies.withUnsafeBufferPointer { list in
                 forEachBlock(count: list.count - 1, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelPackedCopy) { range in
@@ -539,24 +539,23 @@ extension World {
                 }
             }
             guard store else { return }
-            if stage == .solve && contactSolver.moveStep != 0 {
+            if stage == .solve && fusion.move != 0 {
                 contactSolver.bodies.withUnsafeBufferPointer { list in
                     contactSolver.uncovered.withUnsafeBufferPointer { others in
                         moveInCopy(columns, list: list, first: 1, velocity: packedVel, pose: packedPose, others: others,
-                                   h: contactSolver.moveStep, recordStart: contactSolver.moveRecordsStart)
+                                   h: fusion.move, recordStart: fusion.recordStart)
                     }
                 }
                 // The other entries' bodies (static or asleep) have not moved.
                 contactSolver.posesStale = false
                 return
             }
-            if stage == .relax && contactSolver.kickOut != 0 {
+            if stage == .relax && fusion.kickOut != 0 {
                 contactSolver.bodies.withUnsafeBufferPointer { list in
                     contactSolver.uncovered.withUnsafeBufferPointer { others in
-                        kickPacked(columns, list: list, first: 1, velocity: packedVel, others: others, h: contactSolver.kickOut)
+                        kickPacked(columns, list: list, first: 1, velocity: packedVel, others: others, h: fusion.kickOut)
                     }
                 }
-                contactSolver.velocitiesKicked = true
                 return
             }
             contactSolver.bodies.withUnsafeBufferPointer { list in

@@ -244,7 +244,9 @@ extension World {
     /// state and their velocities back. When rods are all there is to solve (`rodsAlone`), nothing touches the
     /// velocities between the warm start and the solve pass, nor between the solve pass and the relax pass (the
     /// position update reads them only), so those copies are skipped: `copyIn` and `copyOut` say which are needed.
-    func runWideRods(_ stage: SolverStage, soft: Softness, copyIn: Bool, copyOut: Bool) {
+    /// `fusion`: the bodies' passes the copies take in (the warm start's copy-in integrates the velocities, the
+    /// solve pass's copy-out moves the bodies, the relax pass's kicks the packed velocities for the next substep).
+    func runWideRods(_ stage: SolverStage, soft: Softness, copyIn: Bool, copyOut: Bool, fusion: PackedFusion = .none) {
         bodies.withColumns { columns in
             guard !rodSolver.batches.isEmpty || !rodSolver.centerBatches.isEmpty else { return }
             let warmStart = stage == .warmStart, useBias = stage.usesBias
@@ -255,9 +257,8 @@ extension World {
             // Poses the solve pass's copy-out packed as it moved the bodies need no copy.
             let copyPoses = rodSolver.geometryStale && !rodSolver.posesPacked
             // Velocities the last relax pass left kicked in the packed state need none either.
-            let copyIn = copyIn && !rodSolver.velocitiesKicked
-            rodSolver.velocitiesKicked = false
-            let kick = warmStart ? rodSolver.kick : 0, gravity = columns.gravity
+            let copyIn = copyIn && !(warmStart && fusion.kicked)
+            let kick = warmStart ? fusion.kickIn : 0, gravity = columns.gravity
             // The packed state in and out, in blocks of entries on the workers (each entry is one body's own).
             let copyBlock = WorkerState.bodyBlock, copyMinimum = workers.parallelPackedCopy
             if copyIn || copyPoses {
@@ -330,19 +331,18 @@ extension World {
             }
             }
             guard copyOut else { return }
-            if stage == .solve && rodSolver.moveStep != 0 {
+            if stage == .solve && fusion.move != 0 {
                 rodSolver.bodies.withUnsafeBufferPointer { list in
                     moveInCopy(columns, list: list, first: 0, velocity: packedVel, pose: packedPose,
-                               h: rodSolver.moveStep, recordStart: rodSolver.moveRecordsStart)
+                               h: fusion.move, recordStart: fusion.recordStart)
                 }
                 rodSolver.posesPacked = true
                 return
             }
-            if stage == .relax && rodSolver.kickOut != 0 {
+            if stage == .relax && fusion.kickOut != 0 {
                 rodSolver.bodies.withUnsafeBufferPointer { list in
-                    kickPacked(columns, list: list, first: 0, velocity: packedVel, h: rodSolver.kickOut)
+                    kickPacked(columns, list: list, first: 0, velocity: packedVel, h: fusion.kickOut)
                 }
-                rodSolver.velocitiesKicked = true
                 return
             }
             rodSolver.bodies.withUnsafeBufferPointer { list in
@@ -388,16 +388,8 @@ struct WideRodSolver {
     var geometryStale = true { didSet { if geometryStale { posesPacked = false } } }
     /// The packed poses are the bodies' present ones (`World.moveInCopy` packed them as it moved the bodies).
     var posesPacked = false
-    /// When nonzero, the substep length h by which the solve pass's copy-out also moves the bodies
-    /// (`World.moveInCopy`), recording the step's start poses if `moveRecordsStart` (rods alone over every awake
-    /// body); and the h of the next substep's velocity integration, which the relax pass then applies to the packed
-    /// velocities in place of copying them out (`kickOut`, with `kick` on the workers; `velocitiesKicked` until the
-    /// warm start uses them). Set by `World.solve`.
-    var moveStep: Float = 0
-    var moveRecordsStart = false
-    var kickOut: Float = 0
-    var velocitiesKicked = false
-    /// Whether the solve pass's copy-out may move the bodies (tests turn it off to compare), and the steps it did.
+    /// Whether the solve pass's copy-out may move the bodies, where rods alone hold every awake body (tests turn it
+    /// off to compare), and the steps it did (`PackedFusion.move`).
     var moveInCopy = true
     var movedSteps = 0
     /// The wide rods' batches (`buildWideRods`) must be rebuilt: the awake joints or a joint's parameters changed.
@@ -406,10 +398,8 @@ struct WideRodSolver {
     var impulsesPending = false
     /// This step's constraints are wide rods only (and warm starting is on): see `runWideRods`.
     var alone = false
-    /// When nonzero, the substep length h whose velocity integration (v + h·g) the warm start's copy into the packed
-    /// state applies (`World.solve`).
-    var kick: Float = 0
-    /// Whether the warm start may take the velocity integration in (tests turn it off to compare), and the steps it did.
+    /// Whether the warm start may take the velocity integration in (tests turn it off to compare), and the steps it
+    /// did (`PackedFusion.kickIn`).
     var kickInCopy = true
     var kickedSteps = 0
 

@@ -247,20 +247,20 @@ extension World {
             let bounces = bodies.anyRestitution
             if bounces { recordRestitutionStart() }
             /// One stage of every constraint: joints, then the scalar contacts (the coloring's overflow), then the wide
-            /// batches.
-            func solveConstraints(_ stage: SolverStage) {
+            /// batches, their copies taking in the bodies' passes of `rods` and `contacts`.
+            func solveConstraints(_ stage: SolverStage, rods: PackedFusion, contacts: PackedFusion) {
                 switch stage {
                 case .warmStart:
-                    warmStartJoints()
+                    warmStartJoints(fusion: rods)
                     if scalar { warmStartContacts() }
-                    if wide { runWideContacts(.warmStart, invH: invH, soft: soft, store: !packedKept) }
+                    if wide { runWideContacts(.warmStart, invH: invH, soft: soft, store: !packedKept, fusion: contacts) }
                 case .solve, .relax:
-                    solveJoints(h: h, stage)
+                    solveJoints(h: h, stage, fusion: rods)
                     if scalar { solveContacts(invH: invH, stage) }
                     if wide {
                         // The packed velocities are the bodies' when only wide passes ran since the last one.
                         let current = packedKept && (stage == .relax || warm)
-                        runWideContacts(stage, invH: invH, soft: soft, load: !current)
+                        runWideContacts(stage, invH: invH, soft: soft, load: !current, fusion: contacts)
                     }
                     if jointsLast { solveJoints(h: h, .relax, weldsOnly: true) }
                 }
@@ -270,14 +270,14 @@ extension World {
             // velocities into the rods' packed state, on the thread that solves those bodies next, instead of a pass
             // of its own (joint_grid_100 on two workers 2% faster). Nothing reads the bodies' velocity columns before
             // the solve pass writes them back. On one thread the pass streaming through the columns is faster.
-            rodSolver.kick = rodSolver.kickInCopy && rodSolver.alone && rodSolver.bodies.count == bodies.awakeCount
+            let rodKick: Float = rodSolver.kickInCopy && rodSolver.alone && rodSolver.bodies.count == bodies.awakeCount
                 && executor(work: rodSolver.bodies.count, minimum: workers.parallelPackedCopy) != nil
                 && gravityAlone(columns) ? h : 0
-            if rodSolver.kick != 0 { rodSolver.kickedSteps &+= 1 }
+            if rodKick != 0 { rodSolver.kickedSteps &+= 1 }
             // Rods alone over every awake body: the solve pass's copy-out also moves the bodies and packs their poses
             // for the relax pass, and with the kick the relax pass's copy-out is the next substep's kick, in place
-            // (`WideRodSolver.moveStep`): one sweep over the bodies instead of three, and on the workers two a
-            // substep instead of five, each a pass of its own. The same operations on each body give the same results.
+            // (`PackedFusion`): one sweep over the bodies instead of three, and on the workers two a substep instead
+            // of five, each a pass of its own. The same operations on each body give the same results.
             let rodsMove = rodSolver.moveInCopy && rodSolver.alone && rodSolver.bodies.count == bodies.awakeCount
                 && !jointStore.awake.isEmpty && (!rodSolver.batches.isEmpty || !rodSolver.centerBatches.isEmpty)
             if rodsMove { rodSolver.movedSteps &+= 1 }
@@ -288,35 +288,37 @@ extension World {
             if contactsMove { contactSolver.movedSteps &+= 1 }
             let moveInCopy = rodsMove || contactsMove
             // And with gravity all that changes their velocities between substeps, the relax pass's copy-out is the
-            // next substep's velocity integration, in place (`ContactSolver.kickOut`).
+            // next substep's velocity integration, in place.
             let contactsKick = contactsMove && warm && gravityAlone(columns)
             if contactsKick { contactSolver.kickedSteps &+= 1 }
-            defer {
-                rodSolver.kick = 0; rodSolver.moveStep = 0; rodSolver.kickOut = 0; rodSolver.velocitiesKicked = false
-                contactSolver.moveStep = 0; contactSolver.kickOut = 0; contactSolver.velocitiesKicked = false
-            }
             for substep in 0..<substeps {
                 jointStore.anchorTimeLeft = jointStore.anchorsInMotion.isEmpty ? 0 : Float(substeps - substep) * h
                 let recordStart = substep == 0 && settings.sleepingEnabled
+                let last = substep + 1 == substeps
+                // What each packed state's copies take in this substep (the kick out is the next substep's).
+                var rods = PackedFusion(kickIn: rodKick)
                 if rodsMove {
-                    rodSolver.moveStep = h
-                    rodSolver.moveRecordsStart = recordStart
-                    rodSolver.kickOut = substep + 1 < substeps ? rodSolver.kick : 0 // zero on one thread
+                    rods.move = h
+                    rods.recordStart = recordStart
+                    rods.kickOut = last ? 0 : rodKick // zero on one thread
+                    rods.kicked = substep > 0 && rodKick != 0
                 }
+                var contacts = PackedFusion.none
                 if contactsMove {
-                    contactSolver.moveStep = h
-                    contactSolver.moveRecordsStart = recordStart
-                    contactSolver.kickOut = contactsKick && substep + 1 < substeps ? h : 0
+                    contacts.move = h
+                    contacts.recordStart = recordStart
+                    contacts.kickOut = contactsKick && !last ? h : 0
+                    contacts.kicked = contactsKick && substep > 0
                 }
                 // Springs integrated by velocity Verlet: half a kick in the first substep, half after the last.
-                if rodSolver.kick == 0 && !(contactsKick && substep > 0) {
+                if rodKick == 0 && !contacts.kicked {
                     integrateVelocities(h: h, springWeight: substep == 0 ? 0.5 : 1)
                 }
-                if warm { solveConstraints(.warmStart) }
-                solveConstraints(.solve)
+                if warm { solveConstraints(.warmStart, rods: rods, contacts: contacts) }
+                solveConstraints(.solve, rods: rods, contacts: contacts)
                 if !moveInCopy { integratePositions(h: h, recordStart: recordStart) }
                 if !jointStore.anchorsInMotion.isEmpty { jointStore.anchorTimeLeft = Float(substeps - substep - 1) * h }
-                solveConstraints(.relax)
+                solveConstraints(.relax, rods: rods, contacts: contacts)
             }
             if fieldStore.motion.active {
                 fieldStore.motion.kick(h: h, weight: 0.5, velocity: columns.velocity, position: columns.position,
