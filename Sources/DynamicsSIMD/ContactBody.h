@@ -96,8 +96,26 @@ static inline __attribute__((always_inline)) void DK_FN(contactGroup)(const dk_c
     blockN0 = DK_FN(select)(release, zero, blockN0);
     blockN1 = DK_FN(select)(release, zero, blockN1);
     block = block | release;
-    // Point by point, from the same start.
-    DK_VF qAx = vAx, qAy = vAy, qA = wA, qBx = vBx, qBy = vBy, qB = wB;
+    // The block's increments, applied to (vAx, vAy, wA), (vBx, vBy, wB) into blockAx … blockB.
+#define DK_BLOCK_APPLY()                                                                                              \
+    DK_VF x0 = blockN0 - a0, x1 = blockN1 - a1;                                                                       \
+    DK_VF P0x = x0 * nx, P0y = x0 * ny, P1x = x1 * nx, P1y = x1 * ny;                                                 \
+    DK_VF blockAx = vAx - mA * (P0x + P1x), blockAy = vAy - mA * (P0y + P1y);                                          \
+    DK_VF blockA = wA - iA * ((r0Ax * P0y - r0Ay * P0x) + (r1Ax * P1y - r1Ay * P1x));                                  \
+    DK_VF blockBx = vBx + mB * (P0x + P1x), blockBy = vBy + mB * (P0y + P1y);                                          \
+    DK_VF blockB = wB + iB * ((r0Bx * P0y - r0By * P0x) + (r1Bx * P1y - r1By * P1x))
+    DK_VF n0, n1, applied0, applied1;
+    if (__builtin_reduce_and(block) != 0) {
+        // Every lane takes the block (a standing stack's faces, mostly): the point-by-point results would all be
+        // dropped, so they are not computed.
+        DK_BLOCK_APPLY();
+        vAx = blockAx; vAy = blockAy; wA = blockA;
+        vBx = blockBx; vBy = blockBy; wB = blockB;
+        n0 = blockN0; n1 = blockN1;
+        applied0 = x0; applied1 = x1;
+    } else {
+        // Point by point, from the same start.
+        DK_VF qAx = vAx, qAy = vAy, qA = wA, qBx = vBx, qBy = vBy, qB = wB;
 #define DK_SINGLE(pt, s, bias, massScale, impulseScale, rAx, rAy, rBx, rBy, impulseOut, totalOut)                     \
     do {                                                                                                              \
         DK_VF vn = DK_NORMAL_VELOCITY(qAx, qAy, qA, qBx, qBy, qB, rAx, rAy, rBx, rBy);                                   \
@@ -110,30 +128,28 @@ static inline __attribute__((always_inline)) void DK_FN(contactGroup)(const dk_c
         impulseOut = impulse;                                                                                         \
         totalOut = total;                                                                                             \
     } while (0)
-    DK_VF single0Impulse, single0Total, single1Impulse, single1Total;
-    DK_SINGLE(p0, s0, b0, ms0, is0, r0Ax, r0Ay, r0Bx, r0By, single0Impulse, single0Total);
-    DK_SINGLE(p1, s1, b1, ms1, is1, r1Ax, r1Ay, r1Bx, r1By, single1Impulse, single1Total);
+        DK_VF single0Impulse, single0Total, single1Impulse, single1Total;
+        DK_SINGLE(p0, s0, b0, ms0, is0, r0Ax, r0Ay, r0Bx, r0By, single0Impulse, single0Total);
+        DK_SINGLE(p1, s1, b1, ms1, is1, r1Ax, r1Ay, r1Bx, r1By, single1Impulse, single1Total);
 #undef DK_SINGLE
-    // Apply the block's increments and pick per lane.
-    DK_VF x0 = blockN0 - a0, x1 = blockN1 - a1;
-    DK_VF P0x = x0 * nx, P0y = x0 * ny, P1x = x1 * nx, P1y = x1 * ny;
-    DK_VF blockAx = vAx - mA * (P0x + P1x), blockAy = vAy - mA * (P0y + P1y);
-    DK_VF blockA = wA - iA * ((r0Ax * P0y - r0Ay * P0x) + (r1Ax * P1y - r1Ay * P1x));
-    DK_VF blockBx = vBx + mB * (P0x + P1x), blockBy = vBy + mB * (P0y + P1y);
-    DK_VF blockB = wB + iB * ((r0Bx * P0y - r0By * P0x) + (r1Bx * P1y - r1By * P1x));
-    vAx = DK_FN(select)(block, blockAx, qAx);
-    vAy = DK_FN(select)(block, blockAy, qAy);
-    wA = DK_FN(select)(block, blockA, qA);
-    vBx = DK_FN(select)(block, blockBx, qBx);
-    vBy = DK_FN(select)(block, blockBy, qBy);
-    wB = DK_FN(select)(block, blockB, qB);
-    DK_VF n0 = DK_FN(select)(block, blockN0, single0Total), n1 = DK_FN(select)(block, blockN1, single1Total);
+        // Apply the block's increments and pick per lane.
+        DK_BLOCK_APPLY();
+        vAx = DK_FN(select)(block, blockAx, qAx);
+        vAy = DK_FN(select)(block, blockAy, qAy);
+        wA = DK_FN(select)(block, blockA, qA);
+        vBx = DK_FN(select)(block, blockBx, qBx);
+        vBy = DK_FN(select)(block, blockBy, qBy);
+        wB = DK_FN(select)(block, blockB, qB);
+        n0 = DK_FN(select)(block, blockN0, single0Total);
+        n1 = DK_FN(select)(block, blockN1, single1Total);
+        applied0 = DK_FN(select)(block, x0, single0Impulse);
+        applied1 = DK_FN(select)(block, x1, single1Impulse);
+    }
+#undef DK_BLOCK_APPLY
     DK_SET_FIELD(b, p0.normalImpulse, n0);
     DK_SET_FIELD(b, p1.normalImpulse, n1);
-    DK_SET_FIELD(b, p0.maxNormalImpulse,
-                 DK_FN(max)(DK_FIELD(b, p0.maxNormalImpulse), DK_FN(select)(block, x0, single0Impulse)));
-    DK_SET_FIELD(b, p1.maxNormalImpulse,
-                 DK_FN(max)(DK_FIELD(b, p1.maxNormalImpulse), DK_FN(select)(block, x1, single1Impulse)));
+    DK_SET_FIELD(b, p0.maxNormalImpulse, DK_FN(max)(DK_FIELD(b, p0.maxNormalImpulse), applied0));
+    DK_SET_FIELD(b, p1.maxNormalImpulse, DK_FN(max)(DK_FIELD(b, p1.maxNormalImpulse), applied1));
     // Friction, point by point, bounded by the new normal impulses; t = (ny, −nx).
     DK_VF friction = DK_FIELD(b, friction);
 #define DK_RUB(pt, normal, rAx, rAy, rBx, rBy)                                                                        \
