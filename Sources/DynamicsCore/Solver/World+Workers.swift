@@ -111,10 +111,13 @@ struct WorkerState {
     /// a pass of 10,000 bodies cut into about ten blocks, so that the last block to finish ends close to the others.
     static let bodyBlock = 1024
     /// The fewest awake bodies for which the substeps' velocity integration and the speed limits run on the workers,
-    /// and the fewest bodies of the contacts' or the rods' packed state for which its copies do. The velocity
-    /// integration streams through its columns at about 0.2 ns a body: 10,000 bodies take 2 µs, too little to hand
-    /// out (joint_grid_100 ran 2.5% faster on two workers with it on the caller's thread).
-    var parallelIntegration = 32768, parallelPackedCopy = 4096
+    /// and the fewest bodies of the contacts' or the rods' packed state for which its copies (and the moves and kicks
+    /// they take in, `PackedFusion`) do. The velocity integration streams through its columns at about 0.2 ns a body:
+    /// 10,000 bodies take 2 µs, too little to hand out (joint_grid_100 ran 2.5% faster on two workers with it on the
+    /// caller's thread). The packed state's copies hand out two blocks of `bodyBlock` and more: with them handed out
+    /// from 2,048 bodies instead of 4,096, a 50-side joint grid (2,500 bodies) ran 0.80 of the time pinned to two
+    /// workers (0.94 free to fall back to one thread), rain_4000 0.97.
+    var parallelIntegration = 32768, parallelPackedCopy = 2048
     /// The same for rod batches (cheaper than contacts: more of them make a block and a pass).
     static let rodBlock = 32
     static let parallelRodBatches = 256
