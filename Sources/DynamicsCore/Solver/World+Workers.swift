@@ -108,16 +108,19 @@ struct WorkerState {
     /// islands' union-find does.
     var parallelRestTest = 4096, parallelUnion = 8192
     /// Bodies per block at least of the substeps' passes over the bodies (integration, the packed state's copies):
-    /// a pass of 10,000 bodies cut into about ten blocks, so that the last block to finish ends close to the others.
-    static let bodyBlock = 1024
+    /// a pass of 10,000 bodies cut into about twenty blocks, so that the last block to finish ends close to the
+    /// others, and one of 1,000 into two (rain_1000 ran 0.93–0.99 of the time on two workers, medians of four sets,
+    /// with its packed copies in two blocks of 512 and under instead of on the caller's thread, pyramid_40 0.96;
+    /// joint_grid_100 0.98 and pyramid_100 0.97 with blocks half as large).
+    static let bodyBlock = 512
     /// The fewest awake bodies for which the substeps' velocity integration and the speed limits run on the workers,
     /// and the fewest bodies of the contacts' or the rods' packed state for which its copies (and the moves and kicks
     /// they take in, `PackedFusion`) do. The velocity integration streams through its columns at about 0.2 ns a body:
     /// 10,000 bodies take 2 µs, too little to hand out (joint_grid_100 ran 2.5% faster on two workers with it on the
-    /// caller's thread). The packed state's copies hand out two blocks of `bodyBlock` and more: with them handed out
-    /// from 2,048 bodies instead of 4,096, a 50-side joint grid (2,500 bodies) ran 0.80 of the time pinned to two
-    /// workers (0.94 free to fall back to one thread), rain_4000 0.97.
-    var parallelIntegration = 32768, parallelPackedCopy = 2048
+    /// caller's thread). The packed state's copies (a few nanoseconds a body) are handed out where they make two
+    /// blocks, the second at least half full: a 50-side joint grid (2,500 bodies) ran 0.80 of the time pinned to two
+    /// workers with them handed out from 2,048 bodies instead of 4,096 (0.94 free to fall back to one thread).
+    var parallelIntegration = 32768, parallelPackedCopy = 768
     /// The same for rod batches (cheaper than contacts: more of them make a block and a pass).
     static let rodBlock = 32
     static let parallelRodBatches = 256
