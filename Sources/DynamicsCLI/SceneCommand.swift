@@ -26,6 +26,8 @@ struct Scene: ParsableCommand {
     var contactHertz: Float = WorldSettings().contactHertz
     @Option(parsing: .unconditional, help: "Contact damping ratio (non-dimensional).")
     var contactDampingRatio: Float = WorldSettings().contactDampingRatio
+    @Option(parsing: .unconditional, help: "Stacks deeper than this many items get the substeps and contact stiffness they need to stand (WorldSettings.tallStackDepth); 0 turns the rule off.")
+    var tallStackDepth: Int = WorldSettings().tallStackDepth
     @Option(parsing: .unconditional, help: "Hold the C kernels (contacts, free motion) to at most this many lanes; results are identical.")
     var lanes: Lanes?
 
@@ -45,6 +47,7 @@ struct Scene: ParsableCommand {
         guard substeps > 0 else { throw ValidationError("substeps must be positive, got \(substeps)") }
         guard contactHertz.isFinite && contactHertz > 0 else { throw ValidationError("contact hertz must be positive, got \(contactHertz)") }
         guard contactDampingRatio.isFinite && contactDampingRatio >= 0 else { throw ValidationError("contact damping ratio must be finite and not negative, got \(contactDampingRatio)") }
+        guard tallStackDepth >= 0 else { throw ValidationError("--tall-stack-depth must not be negative, got \(tallStackDepth)") }
         guard cellSize.isFinite && cellSize >= 0 else { throw ValidationError("cell size must be finite and not negative, got \(cellSize)") }
         if let ensemble, ensemble < 1 { throw ValidationError("ensemble must be at least 1, got \(ensemble)") }
         guard jitter.isFinite && jitter >= 0 else { throw ValidationError("jitter must be finite and not negative, got \(jitter)") }
@@ -58,6 +61,7 @@ struct Scene: ParsableCommand {
         var settings = WorldSettings()
         settings.gridCellSize = cellSize
         settings.contactHertz = contactHertz
+        settings.tallStackDepth = tallStackDepth
         settings.contactDampingRatio = contactDampingRatio
         let world = try World(settings: settings)
         if let workers = workerOption.workers { try world.setWorkerCount(workers) }

@@ -80,6 +80,12 @@ public final class World {
     @exclusivity(unchecked) var freeMotion = FreeMotionState()
     /// The threads the step runs on (Solver/World+Workers.swift).
     @exclusivity(unchecked) var workers = WorkerState()
+    /// The breadth-first search of the awake stacks' depth (Islands/World+StackDepth.swift).
+    @exclusivity(unchecked) var stackDepth = StackDepthScratch()
+    /// The deepest awake stack in the last step's contacts and the largest acceleration on its bodies
+    /// (`deepestStack`), and what this step's contacts are solved with (`contactStiffness`).
+    @exclusivity(unchecked) var tallStack = TallStackState()
+    @exclusivity(unchecked) var stepStiffness = ContactStiffness(substeps: 0, hertz: 0, dampingRatio: 0)
     /// Scratch for polygons in world coordinates (A's vertices, A's normals, B's vertices, B's normals). Immutable
     /// pointers, so the narrowphase reaches them without exclusivity checks.
     let scratchPolygons = UnsafeMutablePointer<Vec2>.allocate(capacity: 4 * maxPolygonVertices)
@@ -137,6 +143,7 @@ public final class World {
         contactSolver.velocity.free(count: 0)
         contactStore.referencePose.free(count: 0)
         contactStore.referenceMoved.free(count: 0)
+        stackDepth.free()
         contactSolver.pose.free(count: 0)
         broadphase.fatBoxes.free(count: 0)
         contactSolver.scalar.free()

@@ -69,8 +69,12 @@ extension World {
     /// as stiff). The soft step stays calm up to a quarter of the substep rate, for both.
     func contactSoftness(h: Float) -> (contact: Softness, static: Softness) {
         let cap = 0.25 / h
-        return (Softness(hertz: Swift.min(settings.contactHertz, cap), zeta: settings.contactDampingRatio, h: h),
-                Softness(hertz: Swift.min(2 * settings.contactHertz, cap), zeta: settings.contactDampingRatio, h: h))
+        // Outside a step (a pass run on its own), the settings'.
+        let stepped = stepStiffness.substeps > 0
+        let hertz = stepped ? stepStiffness.hertz : settings.contactHertz
+        let zeta = stepped ? stepStiffness.dampingRatio : settings.contactDampingRatio
+        return (Softness(hertz: Swift.min(hertz, cap), zeta: zeta, h: h),
+                Softness(hertz: Swift.min(2 * hertz, cap), zeta: zeta, h: h))
     }
 
     /// Builds the constraints of all active contacts. Bodies outside the awake range (static) get zero inverse

@@ -10,9 +10,12 @@ extension World {
     ///
     /// Throws a `DynamicsError` (and changes nothing) unless `dt` is from 10 µs to 1 s and `substeps` from 1 to 64:
     /// the range a `Float` step can take (the object API's `timeStep` and `substepCount` have the same one).
-    public func step(dt: Float, substeps: Int) throws {
+    public func step(dt: Float, substeps requested: Int) throws {
         guard dt.isFinite && dt >= 1e-5 && dt <= 1 else { throw DynamicsError("World.step: dt must be between 0.00001 and 1 second, got \(dt)") }
-        guard substeps >= 1 && substeps <= 64 else { throw DynamicsError("World.step: substeps must be between 1 and 64, got \(substeps)") }
+        guard requested >= 1 && requested <= 64 else { throw DynamicsError("World.step: substeps must be between 1 and 64, got \(requested)") }
+        // More substeps and stiffer contacts while a stack deeper than `WorldSettings.tallStackDepth` is awake.
+        stepStiffness = contactStiffness(dt: dt, substeps: requested)
+        let substeps = stepStiffness.substeps
         let clock = ContinuousClock()
         let start = clock.now
         var stageStart = start
@@ -39,6 +42,7 @@ extension World {
         finish(.broadphase)
 
         narrowphase(dt: dt)
+        if settings.tallStackDepth > 0 { measureTallStack(dt: dt) }
         finish(.narrowphase)
 
         let ready = free ? freeMotionPass(dt: dt, h: h, substeps: substeps) : solveStage(dt: dt, h: h, substeps: substeps)
