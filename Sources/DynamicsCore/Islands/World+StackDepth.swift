@@ -140,14 +140,16 @@ extension World {
 extension World {
     static let tallStackSearchInterval = 8
 
-    /// After the narrowphase: the deepest awake stack, for the next step's `contactStiffness`. A stack is taken up
+    /// After the narrowphase: the deepest awake stack, for the next steps' `contactStiffness`. A stack is taken up
     /// while it rests (its bodies slower than three steps of their acceleration give) and kept while it stays
     /// deeper than `tallStackDepth`, moving or not, so a stack shaken while it is solved as one does not drop back to
-    /// the pile's settings. While none is, the search runs every `tallStackSearchInterval` steps (it reads every
-    /// contact: 2–3% of a pile's step), from the first: a stack built at once is taken up on the second step, one
-    /// built item by item within that many steps of passing the depth.
+    /// the pile's settings. The search reads every contact (2–3% of a pile's step), so it runs every
+    /// `tallStackSearchInterval` steps, from the first: a stack built at once is taken up on the second step, one
+    /// built item by item within that many steps of passing the depth, and one that falls or is knocked down is let
+    /// go as soon (at once when too few bodies are awake to make it).
     func measureTallStack(dt: Float) {
-        if !tallStack.engaged && stepCount % World.tallStackSearchInterval != 0 { return }
+        if bodies.awakeCount <= settings.tallStackDepth { tallStack.depth = 0; tallStack.gravity = 0; return }
+        if stepCount % World.tallStackSearchInterval != 0 { return }
         let found = deepestStack(deeperThan: settings.tallStackDepth, restingWithin: tallStack.engaged ? nil : 3 * dt)
         tallStack.depth = found.depth
         tallStack.gravity = found.gravity
