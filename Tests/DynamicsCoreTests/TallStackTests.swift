@@ -124,4 +124,39 @@ final class TallStackTests: XCTestCase {
         XCTAssertTrue(message { $0.tallStackMaximumSubsteps = 0 }.contains("tallStackMaximumSubsteps"))
         XCTAssertEqual(message { $0.tallStackDepth = 0 }, "")
     }
+
+    /// A single column of 70 boxes, the stack that sinks most for its depth (each contact carries every box above it):
+    /// solved as a tall stack it sinks about twice `tallStackSink` (D²·g/ω²) and rests; at the pile's settings it sinks
+    /// 140 points and does not come to rest in five seconds.
+    func test_tallColumn_standsAndRests() throws {
+        func run(tallStackDepth: Int) throws -> (drop: Float, asleepAt: Int?) {
+            var settings = WorldSettings()
+            settings.tallStackDepth = tallStackDepth
+            let world = try World(settings: settings)
+            world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
+            var ground = BodyDefinition.box(center: Vec2(1000, 1010), width: 2000, height: 20)
+            ground.type = .static; ground.collisionClass = 1
+            try world.createBody(ground)
+            var ids: [BodyID] = []
+            for k in 0..<70 {
+                var d = BodyDefinition.box(center: Vec2(1000, 995 - 10 * Float(k)), width: 10, height: 10)
+                d.gravity = Vec2(0, 1000); d.friction = 0.2; d.collisionClass = 1
+                ids.append(try world.createBody(d))
+            }
+            var asleepAt: Int?
+            for s in 0..<300 {
+                try world.step(dt: 1.0 / 60, substeps: 4)
+                if asleepAt == nil && world.awakeBodyCount == 0 { asleepAt = s + 1 }
+            }
+            let top = world.origin(of: ids[69])
+            XCTAssertEqual(top.x, 1000, accuracy: 0.5, "the column stays upright")
+            return (top.y - 305, asleepAt)
+        }
+        let standing = try run(tallStackDepth: 64)
+        XCTAssertLessThan(standing.drop, 2 * WorldSettings().tallStackSink + 1)
+        XCTAssertLessThanOrEqual(standing.asleepAt ?? .max, 120)
+        let sinking = try run(tallStackDepth: 0)
+        XCTAssertGreaterThan(sinking.drop, 100)
+        XCTAssertNil(sinking.asleepAt)
+    }
 }
