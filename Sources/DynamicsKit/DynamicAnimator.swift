@@ -30,7 +30,8 @@ open class DynamicAnimator {
     public var timeStep: TimeInterval = 1.0 / 60 {
         didSet { if !require(SupportedRange.timeStep.contains(timeStep), "DynamicAnimator: timeStep must be between 0.00001 and 1 second, got \(timeStep)") { timeStep = oldValue } }
     }
-    /// Substeps per step (default 4).
+    /// Substeps per step (default 4); more while a stack deeper than 64 items is awake, as it needs to stand
+    /// (`WorldSettings.tallStackDepth`).
     public var substepCount = 4 {
         didSet { if !require(SupportedRange.substeps.contains(substepCount), "DynamicAnimator: substepCount must be between 1 and 64, got \(substepCount)") { substepCount = oldValue } }
     }

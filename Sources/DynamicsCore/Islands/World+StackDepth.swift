@@ -111,7 +111,8 @@ extension World {
     /// The substeps and contact stiffness this step solves with (`WorldSettings.tallStackDepth`): the caller's and
     /// the settings' while no awake stack is deeper than `tallStackDepth`; for a deeper one, of depth D under an
     /// acceleration g, contacts stiff enough that the stack sinks about `tallStackSink` under its weight, and
-    /// the substeps that keep them at an eighth of the substep rate, up to `tallStackMaximumSubsteps`.
+    /// the substeps that keep them at an eighth of the substep rate, up to `tallStackMaximumSubsteps`. Records
+    /// whether the stack is taken up (`tallStack.engaged`, which the next search reads).
     ///
     /// A contact carrying the weight of k items (each of mass m, on one of the same) compresses until its spring,
     /// of stiffness (m/2)·ω², holds k·m·g: by 2k·g/ω². A pyramid's row k from the top carries about k/2 items on

@@ -1,5 +1,6 @@
 extension World {
-    /// Advances the world by `dt` seconds in `substeps` substeps.
+    /// Advances the world by `dt` seconds in `substeps` substeps, or more while an awake stack is deeper than
+    /// `WorldSettings.tallStackDepth` (`contactStiffness`).
     ///
     /// Runs the stages of `StepStage` in order, each timed into `profile`: forces, broadphase, narrowphase (with
     /// the contact events), solve (the substepped soft solver over the awake bodies, then the continuous pass
@@ -214,7 +215,7 @@ extension World {
         broadphase.pairs = []; broadphase.pairReach = []; broadphase.awakeOversize = []; islandStore.wakeList = []
         broadphase.cellEntries = []; broadphase.sortScratch = []; broadphase.sortCounts = []; broadphase.bucketCounts = []; broadphase.placeCounts = []
         broadphase.candidates = []; broadphase.freshCandidates = []; broadphase.fatGrid = FatGrid()
-        broadphase.fatBoxes.release()
+        broadphase.fatBoxes.release(); stackDepth.release()
         islandStore.unionParent = []; islandStore.rootReady = []; islandStore.rootIndex = []; islandStore.roots = []; islandStore.members = []
         islandStore.jointIslands.valid = false
         islandStore.stepStartPosition = []; islandStore.stepStartRotation = []
