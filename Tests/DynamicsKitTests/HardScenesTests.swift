@@ -375,3 +375,28 @@ final class HardScenesTests: XCTestCase {
         XCTAssertEqual(lost, 0, "boxes below the floor after \(runs) runs")
     }
 }
+
+/// Tall stacks typed as UIKit code types them: a tower of views under gravity in a collision boundary stands.
+final class TallTowerTests: XCTestCase {
+    /// 80 views of 20 × 20 points stacked in one column on the floor of the reference bounds: the tower is solved as a
+    /// tall stack (deeper than `WorldSettings.tallStackDepth`), stands within 10 points of where it was built and
+    /// comes to rest, so the animator pauses. (At the pile's settings it sinks 177 points and is still moving after 600 steps.)
+    func test_towerOfViews_standsAndTheAnimatorPauses() {
+        let bounds = CGRect(x: 0, y: 0, width: 400, height: 2000)
+        let animator = UIDynamicAnimator(referenceBounds: bounds)
+        let items = (0..<80).map { k in
+            HeadlessItem(center: CGPoint(x: 200, y: 2000 - 10 - 20 * CGFloat(k)), size: CGSize(width: 20, height: 20))
+        }
+        let collision = UICollisionBehavior(items: items)
+        collision.translatesReferenceBoundsIntoBoundary = true
+        animator.addBehavior(UIGravityBehavior(items: items))
+        animator.addBehavior(collision)
+        var steps = 0
+        while animator.isRunning && steps < 600 { animator.step(); steps += 1 }
+        XCTAssertFalse(animator.isRunning, "the tower rests and the animator pauses")
+        XCTAssertLessThan(steps, 300)
+        let top = items[79].center
+        XCTAssertEqual(top.x, 200, accuracy: 0.5, "the tower stays upright")
+        XCTAssertLessThan(top.y - (2000 - 10 - 20 * 79), 10, "its top \(top.y)")
+    }
+}
