@@ -46,14 +46,14 @@ final class TallStackTests: XCTestCase {
         let world = try World(settings: WorldSettings())
         let dt: Float = 1.0 / 60
         func stiffness(depth: Int, substeps: Int = 4) -> ContactStiffness {
-            world.tallStack = TallStackState(depth: depth, gravity: 1000, engaged: false)
+            world.tallStack = TallStackState(depth: depth, gravity: 1000)
             return world.contactStiffness(dt: dt, substeps: substeps)
         }
         XCTAssertEqual(stiffness(depth: 64), ContactStiffness(substeps: 4, hertz: 30, dampingRatio: 5))
-        XCTAssertFalse(world.tallStack.engaged)
+        XCTAssertFalse(world.tallStackTakenUp)
         // 100 deep: ω = 100·√(1000 / 8) = 1118 rad/s, 178 Hz, 8 × 178 / 60 → 24 substeps.
         let hundred = stiffness(depth: 100)
-        XCTAssertTrue(world.tallStack.engaged)
+        XCTAssertTrue(world.tallStackTakenUp)
         XCTAssertEqual(hundred.substeps, 24)
         XCTAssertEqual(hundred.hertz, 1118.034 / (2 * .pi), accuracy: 0.01)
         XCTAssertEqual(hundred.dampingRatio, 10)
@@ -104,7 +104,7 @@ final class TallStackTests: XCTestCase {
             world.workers.handOutEveryPass(from: 64)
             _ = try world.build(BenchmarkScene.pyramid(66))
             for _ in 0..<12 { try world.step(dt: 1.0 / 60, substeps: 4) }
-            XCTAssertTrue(world.tallStack.engaged, "\(workers) workers")
+            XCTAssertTrue(world.tallStackTakenUp, "\(workers) workers")
             return world.stateHash()
         }
         let one = try hash(workers: 1)

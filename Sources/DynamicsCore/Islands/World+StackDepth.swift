@@ -92,12 +92,10 @@ extension World {
     }
 }
 
-/// The deepest awake stack in the last step's contacts, the largest acceleration on its bodies (`deepestStack`), and
-/// whether the step solves it as a tall stack (`World.contactStiffness`).
+/// The deepest awake stack in the last search's contacts and the largest acceleration on its bodies (`deepestStack`).
 struct TallStackState {
     var depth = 0
     var gravity: Float = 0
-    var engaged = false
 }
 
 /// What the step's contacts are solved with: the world's settings, or those a tall stack needs (`tallStack`).
@@ -111,8 +109,7 @@ extension World {
     /// The substeps and contact stiffness this step solves with (`WorldSettings.tallStackDepth`): the caller's and
     /// the settings' while no awake stack is deeper than `tallStackDepth`; for a deeper one, of depth D under an
     /// acceleration g, contacts stiff enough that the stack sinks about `tallStackSink` under its weight, and
-    /// the substeps that keep them at an eighth of the substep rate, up to `tallStackMaximumSubsteps`. Records
-    /// whether the stack is taken up (`tallStack.engaged`, which the next search reads).
+    /// the substeps that keep them at an eighth of the substep rate, up to `tallStackMaximumSubsteps`.
     ///
     /// A contact carrying the weight of k items (each of mass m, on one of the same) compresses until its spring,
     /// of stiffness (m/2)·ω², holds k·m·g: by 2k·g/ω². A pyramid's row k from the top carries about k/2 items on
@@ -123,8 +120,7 @@ extension World {
     func contactStiffness(dt: Float, substeps: Int) -> ContactStiffness {
         let base = ContactStiffness(substeps: substeps, hertz: settings.contactHertz, dampingRatio: settings.contactDampingRatio)
         let depth = tallStack.depth
-        tallStack.engaged = settings.tallStackDepth > 0 && depth > settings.tallStackDepth && tallStack.gravity > 0
-        guard tallStack.engaged else { return base }
+        guard tallStackTakenUp else { return base }
         let omega = Float(depth) * (tallStack.gravity / (2 * settings.tallStackSink)).squareRoot()
         let needed = omega / (2 * .pi)
         let wanted = (8 * needed * dt).rounded(.up)
@@ -141,17 +137,23 @@ extension World {
 extension World {
     static let tallStackSearchInterval = 8
 
+    /// Whether the last search found an awake stack deeper than `WorldSettings.tallStackDepth`, which the steps
+    /// then solve as a tall stack (`contactStiffness`).
+    var tallStackTakenUp: Bool {
+        settings.tallStackDepth > 0 && tallStack.depth > settings.tallStackDepth && tallStack.gravity > 0
+    }
+
     /// After the narrowphase: the deepest awake stack, for the next steps' `contactStiffness`. A stack is taken up
     /// while it rests (its bodies slower than three steps of their acceleration give) and kept while it stays
     /// deeper than `tallStackDepth`, moving or not, so a stack shaken while it is solved as one does not drop back to
-    /// the pile's settings. The search reads every contact (2–3% of a pile's step), so it runs every
+    /// the pile's settings. The search reads every contact (run every step, 4% of a pile's), so it runs every
     /// `tallStackSearchInterval` steps, from the first: a stack built at once is taken up on the second step, one
     /// built item by item within that many steps of passing the depth, and one that falls or is knocked down is let
     /// go as soon (at once when too few bodies are awake to make it).
     func measureTallStack(dt: Float) {
         if bodies.awakeCount <= settings.tallStackDepth { tallStack.depth = 0; tallStack.gravity = 0; return }
         if stepCount % World.tallStackSearchInterval != 0 { return }
-        let found = deepestStack(deeperThan: settings.tallStackDepth, restingWithin: tallStack.engaged ? nil : 3 * dt)
+        let found = deepestStack(deeperThan: settings.tallStackDepth, restingWithin: tallStackTakenUp ? nil : 3 * dt)
         tallStack.depth = found.depth
         tallStack.gravity = found.gravity
     }
