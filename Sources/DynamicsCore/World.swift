@@ -82,10 +82,9 @@ public final class World {
     @exclusivity(unchecked) var workers = WorkerState()
     /// The breadth-first search of the awake stacks' depth (Islands/World+StackDepth.swift).
     @exclusivity(unchecked) var stackDepth = StackDepthScratch()
-    /// The deepest awake stack in the last step's contacts and the largest acceleration on its bodies
-    /// (`deepestStack`), and what this step's contacts are solved with (`contactStiffness`).
+    /// The deepest awake stack in the last search's contacts and the largest acceleration on its bodies
+    /// (`deepestStack`), from which each step's substeps and contact stiffness follow (`contactStiffness`).
     @exclusivity(unchecked) var tallStack = TallStackState()
-    @exclusivity(unchecked) var stepStiffness = ContactStiffness(substeps: 0, hertz: 0, dampingRatio: 0)
     /// Scratch for polygons in world coordinates (A's vertices, A's normals, B's vertices, B's normals). Immutable
     /// pointers, so the narrowphase reaches them without exclusivity checks.
     let scratchPolygons = UnsafeMutablePointer<Vec2>.allocate(capacity: 4 * maxPolygonVertices)

@@ -66,13 +66,11 @@ func applyNormalPair(_ x1: Float, _ x2: Float, _ p1: inout ConstraintPoint, _ p2
 
 extension World {
     /// The soft contact's coefficients at substep `h`: between two bodies with mass, and with a static side (twice
-    /// as stiff). The soft step stays calm up to a quarter of the substep rate, for both.
-    func contactSoftness(h: Float) -> (contact: Softness, static: Softness) {
+    /// as stiff), at the step's stiffness (`contactStiffness`). The soft step stays calm up to a quarter of the
+    /// substep rate, for both.
+    func contactSoftness(h: Float, _ stiffness: ContactStiffness) -> (contact: Softness, static: Softness) {
         let cap = 0.25 / h
-        // Outside a step (a pass run on its own), the settings'.
-        let stepped = stepStiffness.substeps > 0
-        let hertz = stepped ? stepStiffness.hertz : settings.contactHertz
-        let zeta = stepped ? stepStiffness.dampingRatio : settings.contactDampingRatio
+        let hertz = stiffness.hertz, zeta = stiffness.dampingRatio
         return (Softness(hertz: Swift.min(hertz, cap), zeta: zeta, h: h),
                 Softness(hertz: Swift.min(2 * hertz, cap), zeta: zeta, h: h))
     }
@@ -84,10 +82,10 @@ extension World {
     /// batches (`buildWideContacts`); the few that find no free color (a body crowded by speculative contacts in a
     /// violent impact) are built here as scalar constraints, which every pass solves before the batches. With fewer
     /// contacts, every contact becomes a scalar constraint, in contact order.
-    func prepareContacts(h: Float) {
+    /// `soft`: `contactSoftness` at this step's substep.
+    func prepareContacts(soft: (contact: Softness, static: Softness)) {
         contactSolver.scalar.removeAll(keepingCapacity: true)
         contactSolver.wide.removeAll(keepingCapacity: true)
-        let soft = contactSoftness(h: h)
         if contactStore.contacts.count >= contactSolver.wideMinimum {
             colorContacts()
             buildWideContacts(overflowSoftness: soft)

@@ -15,8 +15,8 @@ extension World {
         guard dt.isFinite && dt >= 1e-5 && dt <= 1 else { throw DynamicsError("World.step: dt must be between 0.00001 and 1 second, got \(dt)") }
         guard requested >= 1 && requested <= 64 else { throw DynamicsError("World.step: substeps must be between 1 and 64, got \(requested)") }
         // More substeps and stiffer contacts while a stack deeper than `WorldSettings.tallStackDepth` is awake.
-        stepStiffness = contactStiffness(dt: dt, substeps: requested)
-        let substeps = stepStiffness.substeps
+        let stiffness = contactStiffness(dt: dt, substeps: requested)
+        let substeps = stiffness.substeps
         let clock = ContinuousClock()
         let start = clock.now
         var stageStart = start
@@ -46,7 +46,7 @@ extension World {
         if settings.tallStackDepth > 0 { measureTallStack(dt: dt) }
         finish(.narrowphase)
 
-        let ready = free ? freeMotionPass(dt: dt, h: h, substeps: substeps) : solveStage(dt: dt, h: h, substeps: substeps)
+        let ready = free ? freeMotionPass(dt: dt, h: h, substeps: substeps) : solveStage(dt: dt, h: h, stiffness: stiffness)
         finish(.solve)
 
         bodiesFallenAsleep.removeAll(keepingCapacity: true)
@@ -112,10 +112,10 @@ extension World {
 
     /// The solve stage: the substepped solve, the speed limits, the continuous pass against static shapes and the
     /// rest test. Returns whether the awake bodies may be tested for sleep.
-    func solveStage(dt: Float, h: Float, substeps: Int) -> Bool {
+    func solveStage(dt: Float, h: Float, stiffness: ContactStiffness) -> Bool {
         if jointStore.awakeDirty { refreshAwakeJoints() }
         let continuous = prepareContinuous(dt: dt)
-        solve(h: h, substeps: substeps)
+        solve(h: h, stiffness: stiffness)
         unfoldFieldAcceleration()
         limitSpeeds()
         if continuous { solveContinuous() }
@@ -221,10 +221,13 @@ extension World {
         islandStore.stepStartPosition = []; islandStore.stepStartRotation = []
     }
 
-    func solve(h: Float, substeps: Int) {
+    /// The substepped solve: `stiffness.substeps` substeps of `h`, contacts at `stiffness` (`contactStiffness`).
+    func solve(h: Float, stiffness: ContactStiffness) {
+        let substeps = stiffness.substeps
+        let soft = contactSoftness(h: h, stiffness)
         bodies.withColumns { columns in
             updateAnchorVelocities(dt: h * Float(substeps))
-            prepareContacts(h: h)
+            prepareContacts(soft: soft)
             prepareJoints(h: h)
             // Nothing constrains the awake bodies (a field-driven swarm, bodies in flight): the substeps reduce to
             // integration, done in one pass per body with the same operations in the same order.
@@ -248,7 +251,6 @@ extension World {
             // drag its item through them.
             let jointsLast = (wide || scalar) && rodSolver.scalarJoints.contains { jointStore.records[Int($0)].kind == .weld }
             let warm = settings.warmStarting
-            let soft = contactSoftness(h: h)
             let bounces = bodies.anyRestitution
             if bounces { recordRestitutionStart() }
             /// One stage of every constraint: joints, then the scalar contacts (the coloring's overflow), then the wide
