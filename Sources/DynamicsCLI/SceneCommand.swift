@@ -31,7 +31,7 @@ struct Scene: ParsableCommand {
     @Option(parsing: .unconditional, help: "Hold the C kernels (contacts, free motion) to at most this many lanes; results are identical.")
     var lanes: Lanes?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Run this many copies of the scene, each with every item center moved by up to --jitter points (seeds 1 to N), and print each one's sleep step and figures, then their spread.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run this many copies of the scene, each with every item center moved by up to --jitter points (seeds 1 to N), and print each one's sleep step and figures, then their spread. With 1, --settling and --verbose trace the moved copy.", valueName: "N"))
     var ensemble: Int?
     @Option(parsing: .unconditional, help: "With --ensemble: the largest move of an item center, in points.")
     var jitter: Double = 0.001
@@ -52,7 +52,7 @@ struct Scene: ParsableCommand {
         if let ensemble, ensemble < 1 { throw ValidationError("ensemble must be at least 1, got \(ensemble)") }
         guard jitter.isFinite && jitter >= 0 else { throw ValidationError("jitter must be finite and not negative, got \(jitter)") }
         guard every >= 1 else { throw ValidationError("--every must be at least 1, got \(every)") }
-        if ensemble != nil && (settling || verbose) { throw ValidationError("--ensemble prints one line per copy; run one copy for --settling or --verbose") }
+        if let ensemble, ensemble > 1 && (settling || verbose) { throw ValidationError("--ensemble prints one line per copy; run one copy (--ensemble 1) for --settling or --verbose") }
     }
 
     /// One run of `scene`: the step times (ms), the step at which every item rested, and the world after it.

@@ -49,6 +49,14 @@ final class BenchCLITests: XCTestCase {
         let both = try runProgram([dynamicsBinary, "scene", "rain", "10", "--ensemble", "2", "--settling"], in: folder)
         XCTAssertNotEqual(both.status, 0)
         XCTAssertTrue(both.err.contains("--ensemble prints one line per copy"), both.err)
+        // One moved copy can be traced step by step: its settling lines come before its own line.
+        let traced = try runProgram([dynamicsBinary, "scene", "pyramid", "4", "--ensemble", "1", "--jitter", "0.5", "--steps", "120",
+                                     "--workers", "1", "--settling"], in: folder)
+        XCTAssertEqual(traced.status, 0, traced.err)
+        let tracedLines = traced.out.split(separator: "\n").map(String.init)
+        XCTAssertTrue(tracedLines.contains("step  awake  ready  peak_pt_s  peak_deg_s"), traced.out)
+        XCTAssertTrue(tracedLines.contains { $0.hasPrefix("   1     10 ") }, traced.out)
+        XCTAssertTrue(tracedLines.last?.hasPrefix("top_dy min ") ?? false, traced.out)
     }
 
     /// `--verbose --every N` prints the stage timings every N steps; N must be at least 1.
