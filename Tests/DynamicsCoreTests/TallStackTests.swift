@@ -159,4 +159,52 @@ final class TallStackTests: XCTestCase {
         XCTAssertGreaterThan(sinking.drop, 100)
         XCTAssertNil(sinking.asleepAt)
     }
+
+    /// A standing column knocked at a third of its height while it is solved as a tall stack falls as a column of
+    /// boxes does: its energy never grows past what the knock gave and its height released, the world drops the tall
+    /// stack's substeps once the column is down, and the boxes come to rest.
+    func test_tallColumn_knockedOver_fallsWithoutGainingEnergy() throws {
+        let world = try World(settings: WorldSettings())
+        world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
+        var ground = BodyDefinition.box(center: Vec2(1000, 1010), width: 4000, height: 20)
+        ground.type = .static; ground.collisionClass = 1
+        try world.createBody(ground)
+        var ids: [BodyID] = []
+        for k in 0..<70 {
+            var d = BodyDefinition.box(center: Vec2(1000, 995 - 10 * Float(k)), width: 10, height: 10)
+            d.gravity = Vec2(0, 1000); d.friction = 0.2; d.collisionClass = 1
+            ids.append(try world.createBody(d))
+        }
+        for _ in 0..<40 { try world.step(dt: 1.0 / 60, substeps: 4) }
+        XCTAssertTrue(world.tallStackTakenUp, "the column is solved as a tall stack")
+        try world.setVelocity(ids[23], Vec2(400, 0))
+        /// Kinetic energy plus the potential energy of the height (y grows downward, gravity 1000 pt/s²).
+        func energy() -> Float {
+            var e: Float = 0
+            for id in ids {
+                let m = world.mass(of: id), v = world.velocity(of: id), w = world.angularVelocity(of: id)
+                e += 0.5 * m * (v.x * v.x + v.y * v.y) + 0.5 * world.inertia(of: id) * w * w - m * 1000 * world.origin(of: id).y
+            }
+            return e
+        }
+        let start = energy()
+        var most = start, mostStep = 0, takenUpAt: Int?
+        var asleepAt: Int?
+        for s in 0..<900 {
+            try world.step(dt: 1.0 / 60, substeps: 4)
+            let e = energy()
+            if e > most { most = e; mostStep = s + 1 }
+            if world.tallStackTakenUp { takenUpAt = s + 1 }
+            if asleepAt == nil && world.awakeBodyCount == 0 { asleepAt = s + 1 }
+        }
+        let scale = 70 * world.mass(of: ids[0]) * 1000 * 10
+        XCTAssertLessThanOrEqual(most - start, 0.01 * scale, "the energy grew by \(most - start) at step \(mostStep)")
+        XCTAssertFalse(world.tallStackTakenUp)
+        XCTAssertLessThan(takenUpAt ?? 0, 120, "let go once the column is down")
+        for id in ids {
+            let p = world.origin(of: id)
+            XCTAssertTrue(p.x.isFinite && p.y.isFinite && p.y < 1000, "\(p)")
+        }
+        XCTAssertNotNil(asleepAt)
+    }
 }

@@ -399,4 +399,48 @@ final class TallTowerTests: XCTestCase {
         XCTAssertEqual(top.x, 200, accuracy: 0.5, "the tower stays upright")
         XCTAssertLessThan(top.y - (2000 - 10 - 20 * 79), 10, "its top \(top.y)")
     }
+
+    /// A view dragged out of the standing tower's lower part (an attachment whose anchor moves aside, as a pan
+    /// gesture moves it) takes the tower down as a column of views falls: the dragged view follows the anchor, the
+    /// views above it fall to the floor, none leaves the bounds or moves faster than its fall and the drag give, and
+    /// once the drag ends everything rests and the animator pauses.
+    func test_towerOfViews_viewDraggedOut_theTowerFallsAndRests() {
+        let bounds = CGRect(x: 0, y: 0, width: 2400, height: 2000)
+        let animator = UIDynamicAnimator(referenceBounds: bounds)
+        let items = (0..<80).map { k in
+            HeadlessItem(center: CGPoint(x: 1200, y: 2000 - 10 - 20 * CGFloat(k)), size: CGSize(width: 20, height: 20))
+        }
+        let collision = UICollisionBehavior(items: items)
+        collision.translatesReferenceBoundsIntoBoundary = true
+        animator.addBehavior(UIGravityBehavior(items: items))
+        animator.addBehavior(collision)
+        let watch = UIDynamicItemBehavior(items: items)
+        animator.addBehavior(watch)
+        for _ in 0..<60 { animator.step() }
+        let dragged = items[10]
+        let start = dragged.center
+        let drag = UIAttachmentBehavior(item: dragged, attachedToAnchor: start)
+        animator.addBehavior(drag)
+        // Aside at 600 points a second for half a second.
+        var fastest: CGFloat = 0
+        for k in 1...30 {
+            drag.anchorPoint = CGPoint(x: start.x + 10 * CGFloat(k), y: start.y)
+            animator.step()
+            for item in items { let v = watch.linearVelocity(for: item); fastest = max(fastest, hypot(v.x, v.y)) }
+        }
+        XCTAssertGreaterThan(dragged.center.x, start.x + 250, "the view follows the drag")
+        animator.removeBehavior(drag)
+        var steps = 0
+        while animator.isRunning && steps < 1200 {
+            animator.step(); steps += 1
+            for item in items { let v = watch.linearVelocity(for: item); fastest = max(fastest, hypot(v.x, v.y)) }
+        }
+        XCTAssertFalse(animator.isRunning, "everything rests and the animator pauses")
+        // A view falling the tower's 1,600 points reaches about 1,800 pt/s; the drag moves at 600.
+        XCTAssertLessThan(fastest, 2000)
+        for item in items {
+            XCTAssertTrue(bounds.contains(item.center), "\(item.center)")
+        }
+        XCTAssertGreaterThan(items[79].center.y, 1700, "the views above the dragged one came down")
+    }
 }
