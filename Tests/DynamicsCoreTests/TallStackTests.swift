@@ -125,24 +125,32 @@ final class TallStackTests: XCTestCase {
         XCTAssertEqual(message { $0.tallStackDepth = 0 }, "")
     }
 
+    /// A column of 70 boxes of 10 points standing at x = 1000 on a static floor 4,000 points wide (its top face at
+    /// y = 1000), gravity 1000 pt/s², friction 0.2, in a world with `tallStackDepth`: the world and the boxes from
+    /// the bottom up.
+    private func column(tallStackDepth: Int) throws -> (World, [BodyID]) {
+        var settings = WorldSettings()
+        settings.tallStackDepth = tallStackDepth
+        let world = try World(settings: settings)
+        world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
+        var ground = BodyDefinition.box(center: Vec2(1000, 1010), width: 4000, height: 20)
+        ground.type = .static; ground.collisionClass = 1
+        try world.createBody(ground)
+        var ids: [BodyID] = []
+        for k in 0..<70 {
+            var d = BodyDefinition.box(center: Vec2(1000, 995 - 10 * Float(k)), width: 10, height: 10)
+            d.gravity = Vec2(0, 1000); d.friction = 0.2; d.collisionClass = 1
+            ids.append(try world.createBody(d))
+        }
+        return (world, ids)
+    }
+
     /// A single column of 70 boxes, the stack that sinks most for its depth (each contact carries every box above it):
     /// solved as a tall stack it sinks about twice `tallStackSink` (D²·g/ω²) and rests; at the pile's settings it sinks
     /// 140 points and does not come to rest in five seconds.
     func test_tallColumn_standsAndRests() throws {
         func run(tallStackDepth: Int) throws -> (drop: Float, asleepAt: Int?) {
-            var settings = WorldSettings()
-            settings.tallStackDepth = tallStackDepth
-            let world = try World(settings: settings)
-            world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
-            var ground = BodyDefinition.box(center: Vec2(1000, 1010), width: 2000, height: 20)
-            ground.type = .static; ground.collisionClass = 1
-            try world.createBody(ground)
-            var ids: [BodyID] = []
-            for k in 0..<70 {
-                var d = BodyDefinition.box(center: Vec2(1000, 995 - 10 * Float(k)), width: 10, height: 10)
-                d.gravity = Vec2(0, 1000); d.friction = 0.2; d.collisionClass = 1
-                ids.append(try world.createBody(d))
-            }
+            let (world, ids) = try column(tallStackDepth: tallStackDepth)
             var asleepAt: Int?
             for s in 0..<300 {
                 try world.step(dt: 1.0 / 60, substeps: 4)
@@ -164,17 +172,7 @@ final class TallStackTests: XCTestCase {
     /// boxes does: its energy never grows past what the knock gave and its height released, the world drops the tall
     /// stack's substeps once the column is down, and the boxes come to rest.
     func test_tallColumn_knockedOver_fallsWithoutGainingEnergy() throws {
-        let world = try World(settings: WorldSettings())
-        world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
-        var ground = BodyDefinition.box(center: Vec2(1000, 1010), width: 4000, height: 20)
-        ground.type = .static; ground.collisionClass = 1
-        try world.createBody(ground)
-        var ids: [BodyID] = []
-        for k in 0..<70 {
-            var d = BodyDefinition.box(center: Vec2(1000, 995 - 10 * Float(k)), width: 10, height: 10)
-            d.gravity = Vec2(0, 1000); d.friction = 0.2; d.collisionClass = 1
-            ids.append(try world.createBody(d))
-        }
+        let (world, ids) = try column(tallStackDepth: WorldSettings().tallStackDepth)
         for _ in 0..<40 { try world.step(dt: 1.0 / 60, substeps: 4) }
         XCTAssertTrue(world.tallStackTakenUp, "the column is solved as a tall stack")
         try world.setVelocity(ids[23], Vec2(400, 0))

@@ -378,19 +378,26 @@ final class HardScenesTests: XCTestCase {
 
 /// Tall stacks typed as UIKit code types them: a tower of views under gravity in a collision boundary stands.
 final class TallTowerTests: XCTestCase {
-    /// 80 views of 20 × 20 points stacked in one column on the floor of the reference bounds: the tower is solved as a
-    /// tall stack (deeper than `WorldSettings.tallStackDepth`), stands within 10 points of where it was built and
-    /// comes to rest, so the animator pauses. (At the pile's settings it sinks 177 points and is still moving after 600 steps.)
-    func test_towerOfViews_standsAndTheAnimatorPauses() {
-        let bounds = CGRect(x: 0, y: 0, width: 400, height: 2000)
+    /// 80 views of 20 × 20 points stacked in one column on the floor of `bounds`, at its middle, under
+    /// `UIGravityBehavior` and a `UICollisionBehavior` whose boundary is the bounds: the animator and the views from
+    /// the bottom up.
+    private func tower(in bounds: CGRect) -> (UIDynamicAnimator, [HeadlessItem]) {
         let animator = UIDynamicAnimator(referenceBounds: bounds)
         let items = (0..<80).map { k in
-            HeadlessItem(center: CGPoint(x: 200, y: 2000 - 10 - 20 * CGFloat(k)), size: CGSize(width: 20, height: 20))
+            HeadlessItem(center: CGPoint(x: bounds.midX, y: bounds.maxY - 10 - 20 * CGFloat(k)), size: CGSize(width: 20, height: 20))
         }
         let collision = UICollisionBehavior(items: items)
         collision.translatesReferenceBoundsIntoBoundary = true
         animator.addBehavior(UIGravityBehavior(items: items))
         animator.addBehavior(collision)
+        return (animator, items)
+    }
+
+    /// 80 views of 20 × 20 points stacked in one column on the floor of the reference bounds: the tower is solved as a
+    /// tall stack (deeper than `WorldSettings.tallStackDepth`), stands within 10 points of where it was built and
+    /// comes to rest, so the animator pauses. (At the pile's settings it sinks 177 points and is still moving after 600 steps.)
+    func test_towerOfViews_standsAndTheAnimatorPauses() {
+        let (animator, items) = tower(in: CGRect(x: 0, y: 0, width: 400, height: 2000))
         var steps = 0
         while animator.isRunning && steps < 600 { animator.step(); steps += 1 }
         XCTAssertFalse(animator.isRunning, "the tower rests and the animator pauses")
@@ -406,14 +413,7 @@ final class TallTowerTests: XCTestCase {
     /// once the drag ends everything rests and the animator pauses.
     func test_towerOfViews_viewDraggedOut_theTowerFallsAndRests() {
         let bounds = CGRect(x: 0, y: 0, width: 2400, height: 2000)
-        let animator = UIDynamicAnimator(referenceBounds: bounds)
-        let items = (0..<80).map { k in
-            HeadlessItem(center: CGPoint(x: 1200, y: 2000 - 10 - 20 * CGFloat(k)), size: CGSize(width: 20, height: 20))
-        }
-        let collision = UICollisionBehavior(items: items)
-        collision.translatesReferenceBoundsIntoBoundary = true
-        animator.addBehavior(UIGravityBehavior(items: items))
-        animator.addBehavior(collision)
+        let (animator, items) = tower(in: bounds)
         let watch = UIDynamicItemBehavior(items: items)
         animator.addBehavior(watch)
         for _ in 0..<60 { animator.step() }
