@@ -33,9 +33,10 @@ public struct WorldSettings: Sendable {
     /// damping ratio 10, and with the substeps that stiffness needs, up to `tallStackMaximumSubsteps` (never fewer
     /// than asked; every awake body takes them). A 100-row pyramid of 10-point boxes under 1000 points/s² takes 24
     /// substeps at 178 Hz, stands 4 points down and rests within a second; once it sleeps, steps cost what they did.
-    /// 64 is deeper than rain piles reach (28 deep for 10,000 items; the chains of touching items in a landing, deeper
-    /// for a moment, move too fast to count), so piles keep the settings that bring them to rest soonest. 0 turns
-    /// the rule off (`World+StackDepth.swift` has the derivation).
+    /// 64 is deeper than rain piles reach (a settled pile of 10,000 items is 29 deep, and resting items are at most
+    /// 42 deep in the rain piles while they land; the chains of touching items in a landing, deeper for a moment,
+    /// move too fast to count), so piles keep the settings that bring them to rest soonest. 0 turns the rule off
+    /// (`World+StackDepth.swift` has the derivation).
     public var tallStackDepth: Int = 64
     public var tallStackSink: Float = 4
     public var tallStackMaximumSubsteps: Int = 32
