@@ -361,10 +361,15 @@ static inline void dk_stage(dk_stage_progress *progress, intptr_t stage, intptr_
     dk_wait_for(&progress->finished[stage], blocks, &progress->stalled);
 }
 
-intptr_t dk_blocks_next(dk_stage_progress *progress, intptr_t blocks, intptr_t participant, intptr_t *cursor) {
+intptr_t dk_stage_blocks_next(dk_stage_progress *progress, intptr_t stage, intptr_t blocks, intptr_t participant,
+                              intptr_t *cursor) {
     if (blocks > 64) blocks = 64;
     // The same order as a stage's (dk_stage).
-    return dk_stage_next(progress, progress->tagBase, blocks, participant % progress->participants, cursor);
+    return dk_stage_next(progress, progress->tagBase + stage, blocks, participant % progress->participants, cursor);
+}
+
+intptr_t dk_blocks_next(dk_stage_progress *progress, intptr_t blocks, intptr_t participant, intptr_t *cursor) {
+    return dk_stage_blocks_next(progress, 0, blocks, participant, cursor);
 }
 
 long long dk_stage_progress_take_stalled(dk_stage_progress *progress) {
@@ -376,11 +381,14 @@ static void dk_contact_blocks(const void *pass, intptr_t from, intptr_t to, int 
     dk_contact_pass_run_batches(pass, from, to);
 }
 
-void dk_contact_pass_participate(const dk_contact_pass *pass, dk_stage_progress *progress, intptr_t participant) {
+/// A contact pass's share (see DynamicsPool.h); with `whole`, every participant returns only once the whole pass is
+/// done, the small colors at its end too (their solver counts them finished in stage `colors`).
+static void dk_contact_pass_share(const dk_contact_pass *pass, dk_stage_progress *progress, intptr_t participant,
+                                  int whole) {
     // The coloring fills its first colors most: the last ones often hold a few batches each, too few to share
     // (waiting for the others at each one's end would cost more than solving it). From the first of the colors
     // that are all that small, one participant solves the rest alone, in color order, and the others are done.
-    intptr_t colors = pass->colorCount < DK_STAGES_MAX ? pass->colorCount : DK_STAGES_MAX;
+    intptr_t colors = pass->colorCount < DK_STAGES_MAX - 2 ? pass->colorCount : DK_STAGES_MAX - 2;
     intptr_t tail = colors;
     while (tail > 0 && pass->colorEnds[tail - 1] - (tail > 1 ? pass->colorEnds[tail - 2] : 0) < 2 * progress->minimumBlock)
         tail--;
@@ -395,7 +403,17 @@ void dk_contact_pass_participate(const dk_contact_pass *pass, dk_stage_progress 
             dk_contact_pass_run_batches(pass, start, pass->colorEnds[c]);
             start = pass->colorEnds[c];
         }
+        if (whole) atomic_fetch_add_explicit(&progress->finished[colors], 1, memory_order_acq_rel);
     }
+    if (whole && tail < colors) dk_wait_for(&progress->finished[colors], 1, &progress->stalled);
+}
+
+void dk_contact_pass_participate(const dk_contact_pass *pass, dk_stage_progress *progress, intptr_t participant) {
+    dk_contact_pass_share(pass, progress, participant, 0);
+}
+
+void dk_contact_pass_participate_whole(const dk_contact_pass *pass, dk_stage_progress *progress, intptr_t participant) {
+    dk_contact_pass_share(pass, progress, participant, 1);
 }
 
 /// kind: bit 0 general (else center), bit 1 the geometry sweep alone, bit 2 the geometry and then the pass.

@@ -519,7 +519,7 @@ extension World {
             } }
             contactSolver.wide.withUnsafeMutableBufferPointer { batches in
                 contactSolver.colorEnds.withUnsafeBufferPointer { ends in
-                    var pass = dk_contact_pass(
+                    let pass = dk_contact_pass(
                         batches: batches.baseAddress, colorEnds: ends.baseAddress, colorCount: ends.count,
                         velocity: packedVel.assumingMemoryBound(to: Float.self),
                         pose: UnsafePointer(packedPose.assumingMemoryBound(to: Float.self)),
@@ -528,47 +528,64 @@ extension World {
                         biasRate: soft.contact.biasRate, massScale: soft.contact.massScale,
                         impulseScale: soft.contact.impulseScale, staticBiasRate: soft.static.biasRate,
                         staticMassScale: soft.static.massScale, staticImpulseScale: soft.static.impulseScale)
-                    if ends.count <= 64, let executor = executor(work: batches.count, minimum: WorkerState.parallelContactBatches) {
-                        // Every participant takes blocks of each color in turn (DynamicsPool.h).
-                        let progress = workers.progress
-                        dk_stage_progress_reset(progress, ends.count, WorkerState.contactBlock, executor.concurrency)
-                        withUnsafePointer(to: &pass) { pass in
-                            runParticipants(executor) { dk_contact_pass_participate(pass, progress, $0) }
+                    let executor = ends.count <= 64 ? executor(work: batches.count, minimum: WorkerState.parallelContactBatches) : nil
+                    withUnsafePointer(to: pass) { pass in
+                        let solve = ContactPassThenCopy(world: self, executor: executor, pass: pass, colors: ends.count)
+                        guard store else { solve(0) { _ in }; return }
+                        // Entry 0 is the static side's: the copies start at 1.
+                        contactSolver.bodies.withUnsafeBufferPointer { list in
+                            if stage == .solve && fusion.move != 0 {
+                                contactSolver.uncovered.withUnsafeBufferPointer { others in
+                                    moveInCopy(columns, list: list, first: 1, velocity: packedVel, pose: packedPose, others: others,
+                                               h: fusion.move, recordStart: fusion.recordStart, blocks: solve)
+                                }
+                            } else if stage == .relax && fusion.kickOut != 0 {
+                                contactSolver.uncovered.withUnsafeBufferPointer { others in
+                                    kickPacked(columns, list: list, first: 1, velocity: packedVel, others: others, h: fusion.kickOut,
+                                               blocks: solve)
+                                }
+                            } else {
+                                solve(list.count - 1) { range in
+                                    for e in (range.lowerBound + 1)..<(range.upperBound + 1) where list[e] < awake {
+                                        let v = (packedVel + 16 &* e).load(as: V.self)
+                                        vel[Int(list[e])] = Vec2(v[0], v[1])
+                                        angVel[Int(list[e])] = v[2]
+                                    }
+                                }
+                            }
                         }
-                    } else {
-                        dk_contact_pass_run(&pass)
                     }
                 }
             }
-            guard store else { return }
-            if stage == .solve && fusion.move != 0 {
-                contactSolver.bodies.withUnsafeBufferPointer { list in
-                    contactSolver.uncovered.withUnsafeBufferPointer { others in
-                        moveInCopy(columns, list: list, first: 1, velocity: packedVel, pose: packedPose, others: others,
-                                   h: fusion.move, recordStart: fusion.recordStart)
-                    }
-                }
-                // The other entries' bodies (static or asleep) have not moved.
-                contactSolver.posesStale = false
-                return
-            }
-            if stage == .relax && fusion.kickOut != 0 {
-                contactSolver.bodies.withUnsafeBufferPointer { list in
-                    contactSolver.uncovered.withUnsafeBufferPointer { others in
-                        kickPacked(columns, list: list, first: 1, velocity: packedVel, others: others, h: fusion.kickOut)
-                    }
-                }
-                return
-            }
-            contactSolver.bodies.withUnsafeBufferPointer { list in
-                forEachBlock(count: list.count - 1, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelPackedCopy) { range in
-                    for e in (range.lowerBound + 1)..<(range.upperBound + 1) where list[e] < awake {
-                        let v = (packedVel + 16 &* e).load(as: V.self)
-                        vel[Int(list[e])] = Vec2(v[0], v[1])
-                        angVel[Int(list[e])] = v[2]
-                    }
-                }
-            }
+            // The other entries' bodies (static or asleep) have not moved.
+            if store && stage == .solve && fusion.move != 0 { contactSolver.posesStale = false }
+        }
+    }
+}
+
+/// A contact pass, then a copy out of the contacts' packed state: on the workers both in one task, each participant
+/// going on to the copy's blocks once the whole pass is finished, the small colors at its end too (one task instead
+/// of two, and no gap between them); on one thread the pass, then the copy on its own.
+struct ContactPassThenCopy: CopyBlocks {
+    unowned(unsafe) let world: World
+    let executor: StepExecutor?
+    let pass: UnsafePointer<dk_contact_pass>
+    /// The pass's colors (at most 64 on the workers).
+    let colors: Int
+
+    @inline(__always) func callAsFunction(_ count: Int, _ copy: (Range<Int>) -> Void) {
+        guard let executor else {
+            dk_contact_pass_run(pass)
+            world.copyBlocks(count, copy)
+            return
+        }
+        // Every participant takes blocks of each color in turn (DynamicsPool.h), then of the copy.
+        let progress = world.workers.progress
+        dk_stage_progress_reset(progress, colors + 2, WorkerState.contactBlock, executor.concurrency)
+        world.runParticipants(executor) { participant in
+            guard count > 0 else { dk_contact_pass_participate(pass, progress, participant); return }
+            dk_contact_pass_participate_whole(pass, progress, participant)
+            world.runBlocksAfterStages(progress, stage: colors + 1, count: count, participant: participant, copy)
         }
     }
 }

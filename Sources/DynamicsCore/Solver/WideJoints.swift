@@ -302,7 +302,7 @@ extension World {
             rodSolver.posesPacked = false
             rodSolver.centerBatches.withUnsafeMutableBufferPointer { center in
             rodSolver.batches.withUnsafeMutableBufferPointer { general in
-                var pass = dk_rod_pass(
+                let pass = dk_rod_pass(
                     center: center.baseAddress, centerCount: center.count, general: general.baseAddress,
                     generalCount: general.count,
                     velocity: packedVel.assumingMemoryBound(to: Float.self),
@@ -310,50 +310,61 @@ extension World {
                     geometry: geometry ? 1 : 0, warmStart: warmStart ? 1 : 0,
                     biasRate: useBias ? soft.biasRate : 0, massScale: useBias ? soft.massScale : 1,
                     impulseScale: useBias ? soft.impulseScale : 0, maxBias: settings.jointPushMaxVelocity)
-                let stages = rodSolver.centerColorEnds.count + rodSolver.generalColorEnds.count
-                if let executor = executor(work: center.count + general.count, minimum: WorkerState.parallelRodBatches) {
-                    // Every participant takes blocks of each stage in turn (DynamicsPool.h).
-                    let progress = workers.progress
-                    dk_stage_progress_reset(progress, stages, WorkerState.rodBlock, executor.concurrency)
-                    rodSolver.centerColorEnds.withUnsafeBufferPointer { centerEnds in
-                        rodSolver.generalColorEnds.withUnsafeBufferPointer { generalEnds in
-                            withUnsafePointer(to: &pass) { pass in
-                                runParticipants(executor) {
-                                    dk_rod_pass_participate(pass, centerEnds.baseAddress, centerEnds.count,
-                                                            generalEnds.baseAddress, generalEnds.count, progress, $0)
+                let executor = executor(work: center.count + general.count, minimum: WorkerState.parallelRodBatches)
+                rodSolver.centerColorEnds.withUnsafeBufferPointer { centerEnds in
+                rodSolver.generalColorEnds.withUnsafeBufferPointer { generalEnds in
+                withUnsafePointer(to: pass) { pass in
+                    let solve = RodPassThenCopy(world: self, executor: executor, pass: pass, centerEnds: centerEnds,
+                                                generalEnds: generalEnds)
+                    guard copyOut else { solve(0) { _ in }; return }
+                    rodSolver.bodies.withUnsafeBufferPointer { list in
+                        if stage == .solve && fusion.move != 0 {
+                            moveInCopy(columns, list: list, first: 0, velocity: packedVel, pose: packedPose,
+                                       h: fusion.move, recordStart: fusion.recordStart, blocks: solve)
+                            rodSolver.posesPacked = true
+                        } else if stage == .relax && fusion.kickOut != 0 {
+                            kickPacked(columns, list: list, first: 0, velocity: packedVel, h: fusion.kickOut, blocks: solve)
+                        } else {
+                            solve(list.count) { range in
+                                for e in range {
+                                    let v = (packedVel + 16 &* e).load(as: V.self)
+                                    vel[Int(list[e])] = Vec2(v[0], v[1])
+                                    angVel[Int(list[e])] = v[2]
                                 }
                             }
                         }
                     }
-                } else {
-                    dk_rod_pass_run(&pass)
+                }
+                }
                 }
             }
             }
-            guard copyOut else { return }
-            if stage == .solve && fusion.move != 0 {
-                rodSolver.bodies.withUnsafeBufferPointer { list in
-                    moveInCopy(columns, list: list, first: 0, velocity: packedVel, pose: packedPose,
-                               h: fusion.move, recordStart: fusion.recordStart)
-                }
-                rodSolver.posesPacked = true
-                return
-            }
-            if stage == .relax && fusion.kickOut != 0 {
-                rodSolver.bodies.withUnsafeBufferPointer { list in
-                    kickPacked(columns, list: list, first: 0, velocity: packedVel, h: fusion.kickOut)
-                }
-                return
-            }
-            rodSolver.bodies.withUnsafeBufferPointer { list in
-                forEachBlock(count: list.count, minimumBlock: copyBlock, parallelMinimum: copyMinimum) { range in
-                    for e in range {
-                        let v = (packedVel + 16 &* e).load(as: V.self)
-                        vel[Int(list[e])] = Vec2(v[0], v[1])
-                        angVel[Int(list[e])] = v[2]
-                    }
-                }
-            }
+        }
+    }
+}
+
+/// A rod pass, then a copy out of the rods' packed state: on the workers both in one task, each participant going on
+/// to the copy's blocks once the pass's last stage is finished (one task instead of two, and no gap between them);
+/// on one thread the pass, then the copy on its own.
+struct RodPassThenCopy: CopyBlocks {
+    unowned(unsafe) let world: World
+    let executor: StepExecutor?
+    let pass: UnsafePointer<dk_rod_pass>
+    let centerEnds: UnsafeBufferPointer<Int32>, generalEnds: UnsafeBufferPointer<Int32>
+
+    @inline(__always) func callAsFunction(_ count: Int, _ copy: (Range<Int>) -> Void) {
+        guard let executor else {
+            dk_rod_pass_run(pass)
+            world.copyBlocks(count, copy)
+            return
+        }
+        // Every participant takes blocks of each stage in turn (DynamicsPool.h), then of the copy.
+        let progress = world.workers.progress, stages = centerEnds.count + generalEnds.count
+        dk_stage_progress_reset(progress, stages + 1, WorkerState.rodBlock, executor.concurrency)
+        world.runParticipants(executor) { participant in
+            dk_rod_pass_participate(pass, centerEnds.baseAddress, centerEnds.count, generalEnds.baseAddress,
+                                    generalEnds.count, progress, participant)
+            world.runBlocksAfterStages(progress, stage: stages, count: count, participant: participant, copy)
         }
     }
 }

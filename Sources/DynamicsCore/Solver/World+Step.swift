@@ -348,10 +348,12 @@ extension World {
     /// (`integratePositions`' operations, body by body, so the same results) and its new pose packed into `pose`
     /// for the relax pass, in one sweep over the entries from `first` instead of three passes. Entries of other
     /// bodies (static or asleep) keep their poses. The awake bodies the packed state lacks (`others`: a few items in
-    /// flight beside a pile) move by their own velocities.
+    /// flight beside a pile) move by their own velocities. `blocks` runs the sweep over the entries: on its own, or in
+    /// the task of the pass before it (`RodPassThenCopy`, `ContactPassThenCopy`).
     @inline(never)
-    func moveInCopy(_ columns: BodyColumns, list: UnsafeBufferPointer<Int32>, first: Int, velocity packedVel: UnsafeMutableRawPointer,
-                    pose packedPose: UnsafeMutableRawPointer, others: UnsafeBufferPointer<Int32>? = nil, h: Float, recordStart: Bool) {
+    func moveInCopy<Blocks: CopyBlocks>(_ columns: BodyColumns, list: UnsafeBufferPointer<Int32>, first: Int,
+                    velocity packedVel: UnsafeMutableRawPointer, pose packedPose: UnsafeMutableRawPointer,
+                    others: UnsafeBufferPointer<Int32>? = nil, h: Float, recordStart: Bool, blocks: Blocks) {
         typealias V = SIMD4<Float>
         let pos = columns.position, rot = columns.rotation
         let vel = columns.velocity, angVel = columns.angularVelocity
@@ -361,7 +363,7 @@ extension World {
         contactSolver.posesStale = true
         @inline(__always) func sweep(_ p0: UnsafeMutablePointer<Vec2>?, _ q0: UnsafeMutablePointer<Rotation>?) {
             // (Written out twice: one inlined helper shared by the two loops cost the sweep about 30% more instructions.)
-            forEachBlock(count: list.count - first, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelPackedCopy) { range in
+            blocks(list.count - first) { range in
                 for e in (range.lowerBound + first)..<(range.upperBound + first) {
                     let s = Int(list[e])
                     if s >= awake { continue }
@@ -407,14 +409,15 @@ extension World {
     /// kicked in place by h·g (`integrateVelocities`' operations, so the same results; the warm start then copies
     /// nothing), and the awake bodies the packed state lacks (`others`) kicked in their columns. Entries of other
     /// bodies (static or asleep, of no mass in the batches) keep the velocities the copy-in gave them, which no pass
-    /// changes.
+    /// changes. `blocks` as for `moveInCopy`.
     @inline(never)
-    func kickPacked(_ columns: BodyColumns, list: UnsafeBufferPointer<Int32>, first: Int, velocity packedVel: UnsafeMutableRawPointer,
-                    others: UnsafeBufferPointer<Int32>? = nil, h: Float) {
+    func kickPacked<Blocks: CopyBlocks>(_ columns: BodyColumns, list: UnsafeBufferPointer<Int32>, first: Int,
+                    velocity packedVel: UnsafeMutableRawPointer, others: UnsafeBufferPointer<Int32>? = nil, h: Float,
+                    blocks: Blocks) {
         typealias V = SIMD4<Float>
         let vel = columns.velocity, gravity = columns.gravity
         let awake = bodies.awakeCount
-        forEachBlock(count: list.count - first, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelPackedCopy) { range in
+        blocks(list.count - first) { range in
             for e in (range.lowerBound + first)..<(range.upperBound + first) {
                 let s = Int(list[e])
                 if s >= awake { continue }

@@ -322,6 +322,28 @@ extension World {
         return sum
     }
 
+    /// The blocks of a pass over `count` bodies (or entries) that the participants of a staged pass run after its
+    /// stages, in the same task: stage `stage` of the pass's `progress`, cut as `sumOverBlocks` cuts it, each
+    /// participant taking its own part first (`dk_stage_blocks_next`). One task on the workers instead of two, and no
+    /// gap between the pass and the copy; which participant runs a block changes no result.
+    @inline(__always)
+    func runBlocksAfterStages(_ progress: OpaquePointer, stage: Int, count: Int, participant: Int,
+                              _ body: (Range<Int>) -> Void) {
+        guard count > 0 else { return }
+        let perBlock = Swift.max(WorkerState.bodyBlock, (count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks + 15) & ~15
+        let blocks = (count + perBlock - 1) / perBlock
+        var cursor = 0
+        while case let k = dk_stage_blocks_next(progress, stage, blocks, participant, &cursor), k >= 0 {
+            let from = k * perBlock
+            body(from..<Swift.min(from + perBlock, count))
+        }
+    }
+
+    /// Runs `body` over `0 ..< count` in blocks as the packed states' copies do (`forEachBlock`).
+    func copyBlocks(_ count: Int, _ body: (Range<Int>) -> Void) {
+        forEachBlock(count: count, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelPackedCopy, body)
+    }
+
     /// `sumOverBlocks` for a body that says whether something holds in its block: whether it held in any.
     func anyInBlocks(count: Int, minimumBlock: Int, parallelMinimum: Int, _ body: (Range<Int>) -> Bool) -> Bool {
         sumOverBlocks(count: count, minimumBlock: minimumBlock, parallelMinimum: parallelMinimum) { body($0) ? 1 : 0 } > 0
@@ -383,4 +405,17 @@ extension World {
             return nil
         }
     }
+}
+
+/// How a copy out of a packed state runs its blocks (`moveInCopy`, `kickPacked`, the plain copies): `body` over
+/// `0 ..< count` in blocks, each writing its own entries' bodies only. Generic rather than a closure, so that each
+/// copy's loop is compiled for the way it runs.
+protocol CopyBlocks {
+    func callAsFunction(_ count: Int, _ body: (Range<Int>) -> Void)
+}
+
+/// A copy run on its own, after the pass it follows has returned (`World.copyBlocks`).
+struct OwnCopyBlocks: CopyBlocks {
+    unowned(unsafe) let world: World
+    @inline(__always) func callAsFunction(_ count: Int, _ body: (Range<Int>) -> Void) { world.copyBlocks(count, body) }
 }

@@ -54,6 +54,10 @@ long long dk_stage_progress_take_stalled(dk_stage_progress *progress);
 /// p-th of P equal runs of blocks, then what is left of the others' from their far ends: a pass over the bodies
 /// then finds them in the cache of the core whose part of the scene they are in the solver's passes.
 intptr_t dk_blocks_next(dk_stage_progress *progress, intptr_t blocks, intptr_t participant, intptr_t *cursor);
+/// `dk_blocks_next` for stage `stage` of a staged pass's progress: blocks of a pass over the bodies that the pass's
+/// participants run after its stages, in the same task (reset the progress for the pass's stages and this one).
+intptr_t dk_stage_blocks_next(dk_stage_progress *progress, intptr_t stage, intptr_t blocks, intptr_t participant,
+                              intptr_t *cursor);
 
 /// The calling thread's index in the pool that started it (1 ... helpers), or 0 for any other thread (the caller of
 /// `dk_pool_run`): the `participant` to pass to the staged passes from a task of the world's own pool.
@@ -65,6 +69,10 @@ intptr_t dk_pool_participant(void);
 /// `participant` (0 ..< participants; others are taken modulo) picks the part of each color it takes first: the same
 /// thread should pass the same number in every pass, so that it keeps working on the same bodies.
 void dk_contact_pass_participate(const dk_contact_pass *pass, dk_stage_progress *progress, intptr_t participant);
+/// `dk_contact_pass_participate` that returns only once the whole pass is done: the small colors at its end, which
+/// one participant solves alone, are counted finished in stage `colorCount`. A pass of colorCount + 1 stages (at
+/// most 64 colors), after which the participants may go on to a stage of their own in the same task.
+void dk_contact_pass_participate_whole(const dk_contact_pass *pass, dk_stage_progress *progress, intptr_t participant);
 
 /// One participant's share of a rod pass (`dk_rod_pass_run`): the center batches color by color (color c ends at
 /// centerEnds[c]), then the others (generalEnds), each block's geometry computed just before it is solved when the
