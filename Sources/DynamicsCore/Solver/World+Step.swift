@@ -348,8 +348,8 @@ extension World {
     /// (`integratePositions`' operations, body by body, so the same results) and its new pose packed into `pose`
     /// for the relax pass, in one sweep over the entries from `first` instead of three passes. Entries of other
     /// bodies (static or asleep) keep their poses. The awake bodies the packed state lacks (`others`: a few items in
-    /// flight beside a pile) move by their own velocities. `blocks` runs the sweep over the entries: on its own, or in
-    /// the task of the pass before it (`RodPassThenCopy`, `ContactPassThenCopy`).
+    /// flight beside a pile) move by their own velocities. `blocks` runs the pass this copies out of (here the solve
+    /// pass), then the sweep over the entries (`RodPassThenCopy`, `ContactPassThenCopy`: on the workers, in one task).
     @inline(never)
     func moveInCopy<Blocks: CopyBlocks>(_ columns: BodyColumns, list: UnsafeBufferPointer<Int32>, first: Int,
                     velocity packedVel: UnsafeMutableRawPointer, pose packedPose: UnsafeMutableRawPointer,
@@ -409,7 +409,7 @@ extension World {
     /// kicked in place by h·g (`integrateVelocities`' operations, so the same results; the warm start then copies
     /// nothing), and the awake bodies the packed state lacks (`others`) kicked in their columns. Entries of other
     /// bodies (static or asleep, of no mass in the batches) keep the velocities the copy-in gave them, which no pass
-    /// changes. `blocks` as for `moveInCopy`.
+    /// changes. `blocks` as for `moveInCopy` (here the relax pass).
     @inline(never)
     func kickPacked<Blocks: CopyBlocks>(_ columns: BodyColumns, list: UnsafeBufferPointer<Int32>, first: Int,
                     velocity packedVel: UnsafeMutableRawPointer, others: UnsafeBufferPointer<Int32>? = nil, h: Float,

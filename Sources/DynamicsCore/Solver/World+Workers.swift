@@ -407,15 +407,9 @@ extension World {
     }
 }
 
-/// How a copy out of a packed state runs its blocks (`moveInCopy`, `kickPacked`, the plain copies): `body` over
-/// `0 ..< count` in blocks, each writing its own entries' bodies only. Generic rather than a closure, so that each
-/// copy's loop is compiled for the way it runs.
+/// How a copy out of a packed state runs its blocks (`moveInCopy`, `kickPacked`, the plain copies) after the pass
+/// before it (`RodPassThenCopy`, `ContactPassThenCopy`): `body` over `0 ..< count` in blocks, each writing its own
+/// entries' bodies only. Generic rather than a closure, so that each copy's loop is compiled for the way it runs.
 protocol CopyBlocks {
     func callAsFunction(_ count: Int, _ body: (Range<Int>) -> Void)
-}
-
-/// A copy run on its own, after the pass it follows has returned (`World.copyBlocks`).
-struct OwnCopyBlocks: CopyBlocks {
-    unowned(unsafe) let world: World
-    @inline(__always) func callAsFunction(_ count: Int, _ body: (Range<Int>) -> Void) { world.copyBlocks(count, body) }
 }
