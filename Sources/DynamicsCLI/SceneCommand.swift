@@ -18,7 +18,7 @@ struct Scene: ParsableCommand {
     var verbose = false
     @Option(parsing: .unconditional, help: ArgumentHelp("With --verbose, print every N steps instead of 60.", valueName: "N"))
     var every = 60
-    @Flag(help: "Print, for each step until every item rests, the awake items, the items ready to sleep and the peak linear (pt/s) and angular (degrees/s) speeds.")
+    @Flag(help: "Print, for each step until every item rests, the awake items, the items ready to sleep, the peak linear (pt/s) and angular (degrees/s) speeds, and the fastest item (its index in the scene) with its center.")
     var settling = false
     @Option(parsing: .unconditional, help: "Broadphase grid cell size in points (default: chosen from the typical item size).")
     var cellSize: Float = 0
@@ -71,7 +71,7 @@ struct Scene: ParsableCommand {
         var times: [Double] = []
         var asleepAt: Int?
         var stepSeconds = 0.0, workerSeconds = 0.0
-        if settling { print("step  awake  ready  peak_pt_s  peak_deg_s") }
+        if settling { print("step  awake  ready  peak_pt_s  peak_deg_s  fastest     at_x     at_y") }
         times.reserveCapacity(steps)
         for s in 0..<steps {
             let t = clock.now
@@ -142,18 +142,23 @@ struct Scene: ParsableCommand {
 
 extension BenchmarkScene.Kind: ExpressibleByArgument {}
 
-/// One line of the settling trace: the awake items, how many of them are ready to sleep, and the fastest awake item's
-/// speed and turn rate.
+/// One line of the settling trace: the awake items, how many of them are ready to sleep, the peak speed and turn rate
+/// of the awake items, and which item moves fastest (its index among the scene's bodies, in the order the scene makes
+/// them) and where its center is: the item to follow when a pile is slow to rest.
 private func printSettling(_ world: World, step: Int) {
-    let (peak, peakTurn) = world.withBodyStates { states -> (Float, Float) in
+    let (peak, peakTurn, fastest) = world.withBodyStates { states -> (Float, Float, (index: Int32, at: Vec2)?) in
         var peak: Float = 0, turn: Float = 0
+        var fastest: (index: Int32, at: Vec2)?
         for k in 0..<states.awakeCount {
             let v = states.velocity(at: k)
-            peak = max(peak, (v.x * v.x + v.y * v.y).squareRoot())
+            let speed = (v.x * v.x + v.y * v.y).squareRoot()
+            if fastest == nil || speed > peak { fastest = (states.id(at: k).index, states.origin(at: k)) }
+            peak = max(peak, speed)
             turn = max(turn, abs(states.angularVelocity(at: k)))
         }
-        return (peak, turn)
+        return (peak, turn, fastest)
     }
+    let item = fastest.map { String(format: "  %7d  %7.1f  %7.1f", $0.index, $0.at.x, $0.at.y) } ?? ""
     print(String(format: "%4d  %5d  %5d  %9.3f  %10.3f", step, world.awakeBodyCount, world.awakeBodiesReadyToSleep,
-                 peak, peakTurn * 180 / .pi))
+                 peak, peakTurn * 180 / .pi) + item)
 }

@@ -54,8 +54,13 @@ final class BenchCLITests: XCTestCase {
                                      "--workers", "1", "--settling"], in: folder)
         XCTAssertEqual(traced.status, 0, traced.err)
         let tracedLines = traced.out.split(separator: "\n").map(String.init)
-        XCTAssertTrue(tracedLines.contains("step  awake  ready  peak_pt_s  peak_deg_s"), traced.out)
+        XCTAssertTrue(tracedLines.contains("step  awake  ready  peak_pt_s  peak_deg_s  fastest     at_x     at_y"), traced.out)
         XCTAssertTrue(tracedLines.contains { $0.hasPrefix("   1     10 ") }, traced.out)
+        // Each step's line names the fastest item (an index among the scene's bodies) and its center.
+        let first = try XCTUnwrap(tracedLines.first { $0.hasPrefix("   1     10 ") }).split(separator: " ")
+        XCTAssertEqual(first.count, 8, traced.out)
+        XCTAssertTrue((0..<20).contains(Int(first[5]) ?? -1), traced.out)
+        XCTAssertTrue(Float(first[6])?.isFinite == true && Float(first[7])?.isFinite == true, traced.out)
         XCTAssertTrue(tracedLines.last?.hasPrefix("top_dy min ") ?? false, traced.out)
     }
 
