@@ -292,13 +292,6 @@ extension World {
         if executor != nil { workers.pool = nil }
     }
 
-    /// The size of the blocks `count` items are cut into: a multiple of 16 (so that blocks start on every kernel's lane
-    /// boundary), at least `minimumBlock` (itself a multiple of 16), and large enough for at most
-    /// `WorkerState.maximumBlocks` blocks.
-    @inline(__always) static func blockSize(count: Int, minimumBlock: Int) -> Int {
-        Swift.max(minimumBlock, (count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks + 15) & ~15
-    }
-
     /// Runs `body` over `0 ..< count` cut into consecutive blocks of at least `minimumBlock` (a multiple of 16, so
     /// blocks start on every kernel's lane boundary) and at most `WorkerState.maximumBlocks` blocks, on the executor
     /// when `count` reaches `parallelMinimum`; returns the sum of what the calls return. Each call must write only to
@@ -306,7 +299,7 @@ extension World {
     func sumOverBlocks(count: Int, minimumBlock: Int, parallelMinimum: Int, _ body: (Range<Int>) -> Int) -> Int {
         guard count > 0 else { return 0 }
         guard let executor = executor(work: count, minimum: parallelMinimum) else { return body(0..<count) }
-        let perBlock = World.blockSize(count: count, minimumBlock: minimumBlock)
+        let perBlock = Swift.max(minimumBlock, (count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks + 15) & ~15
         let blocks = (count + perBlock - 1) / perBlock
         let counts = workers.blockCounts
         @inline(__always) func run(_ k: Int) {
@@ -337,7 +330,7 @@ extension World {
     func runBlocksAfterStages(_ progress: OpaquePointer, stage: Int, count: Int, participant: Int,
                               _ body: (Range<Int>) -> Void) {
         guard count > 0 else { return }
-        let perBlock = World.blockSize(count: count, minimumBlock: WorkerState.bodyBlock)
+        let perBlock = Swift.max(WorkerState.bodyBlock, (count + WorkerState.maximumBlocks - 1) / WorkerState.maximumBlocks + 15) & ~15
         let blocks = (count + perBlock - 1) / perBlock
         var cursor = 0
         while case let k = dk_stage_blocks_next(progress, stage, blocks, participant, &cursor), k >= 0 {
