@@ -397,6 +397,85 @@ final class PropertyTests: XCTestCase {
         }
     }
 
+    /// Items falling together are calm in their common frame though fast in the world: the broadphase keeps their
+    /// candidates in that frame and searches the static and sleeping bodies every step. A formation falls along a
+    /// wall (its first column within reach of it), past a box asleep on a shelf at its side, onto a post and the
+    /// floor. A world
+    /// that keeps candidates (on three workers, every pass parallel from a few items) and one that searches in full
+    /// list the same pairs with the same reaches every step and end identical to the bit, and while the formation
+    /// falls the first keeps its grid in the moving frame and seldom searches in full.
+    func test_broadphase_fallingFormation_keepsItsCandidatesInTheMovingFrame() throws {
+        func make() throws -> (World, [BodyID], [BodyID]) {
+            let world = World()
+            world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
+            var rng = Rng(s: 5)
+            var ids: [BodyID] = []
+            for row in 0..<8 {
+                for col in 0..<12 {
+                    var d = BodyDefinition.box(center: Vec2(6 + 14 * Float(col) + (col == 0 ? 0 : rng.unit() * 3 - 1.5),
+                                                            20 + 14 * Float(row) + rng.unit() * 3 - 1.5), width: 10, height: 10)
+                    d.friction = 0.2; d.restitution = 0; d.collisionClass = 1
+                    d.gravity = Vec2(0, 1000)
+                    ids.append(try world.createBody(d))
+                }
+            }
+            // A box on a shelf just right of the formation's path, asleep before the formation passes it, and a post
+            // the formation's right side lands on.
+            var resting = BodyDefinition.box(center: Vec2(178, 590), width: 10, height: 10)
+            resting.gravity = Vec2(0, 1000); resting.friction = 0.2; resting.collisionClass = 1
+            ids.append(try world.createBody(resting))
+            var shelf = BodyDefinition(); shelf.type = .static; shelf.collisionClass = 1
+            shelf.position = Vec2(203, 600); shelf.shapes = [.box(width: 60, height: 10)]
+            var post = BodyDefinition(); post.type = .static; post.collisionClass = 1
+            post.position = Vec2(150, 1400); post.shapes = [.box(width: 30, height: 30)]
+            var statics = [try world.createBody(shelf), try world.createBody(post)]
+            for (a, b, n) in [(Vec2(0, 1500), Vec2(0, 0), Vec2(-1, 0)), (Vec2(400, 1500), Vec2(0, 1500), Vec2(0, 1))] {
+                var wall = BodyDefinition(); wall.type = .static; wall.collisionClass = 1
+                wall.shapes = [ShapeDefinition(try .wall(from: a, to: b, outward: n), mass: 0)]
+                statics.append(try world.createBody(wall))
+            }
+            return (world, ids, statics)
+        }
+        let (kept, ids, statics) = try make()
+        let (searched, _, _) = try make()
+        searched.broadphase.incremental = false
+        try searched.setWorkerCount(1)
+        try kept.setWorkerCount(3)
+        kept.workers.handOutEveryPass(from: 16)
+        var movingSteps = 0, wallPairs = 0, sleepingPairs = 0
+        var fullSearchesWhileFalling = 0
+        for step in 0..<200 {
+            let before = kept.broadphase.fullSearchCount
+            try kept.step(dt: 1.0 / 60, substeps: 4)
+            try searched.step(dt: 1.0 / 60, substeps: 4)
+            let a = kept.lastCandidatePairs, b = searched.lastCandidatePairs
+            XCTAssertTrue(a.elementsEqual(b, by: ==), "step \(step): \(a.count) pairs against \(b.count)")
+            let ra = kept.broadphase.pairReach.map { [$0.spin.bitPattern, $0.speculativeReach.bitPattern] }
+            let rb = searched.broadphase.pairReach.map { [$0.spin.bitPattern, $0.speculativeReach.bitPattern] }
+            XCTAssertEqual(ra, rb, "step \(step): the pairs' reaches")
+            if !a.elementsEqual(b, by: ==) || ra != rb { return }
+            // The formation falls untouched until about step 58, when its lowest row passes the shelf.
+            if step >= 10 && step < 55 {
+                if kept.broadphase.fatGrid.valid && kept.broadphase.fatGrid.moving { movingSteps += 1 }
+                fullSearchesWhileFalling += kept.broadphase.fullSearchCount - before
+                wallPairs += a.filter { p in statics.contains { Int32($0.index) == p.0 || Int32($0.index) == p.1 } }.count
+            }
+            let sleeper = ids.last!
+            if !kept.isAwake(sleeper) {
+                sleepingPairs += a.filter { $0.0 == Int32(sleeper.index) || $0.1 == Int32(sleeper.index) }.count
+            }
+        }
+        for id in ids {
+            XCTAssertEqual(kept.origin(of: id), searched.origin(of: id), "\(id)")
+            XCTAssertEqual(kept.angle(of: id), searched.angle(of: id), "\(id)")
+        }
+        XCTAssertEqual(movingSteps, 45, "the grid is kept in the moving frame while the formation falls")
+        XCTAssertLessThan(fullSearchesWhileFalling, 5, "the candidates are kept while the formation falls")
+        XCTAssertGreaterThan(wallPairs, 0, "the formation's first column meets the wall while it falls")
+        XCTAssertGreaterThan(sleepingPairs, 0, "the formation meets the sleeping box while it sleeps")
+        XCTAssertGreaterThan(kept.workers.parallelPasses, 0, "passes ran on the workers")
+    }
+
     /// The kept candidates take a step's new pairs by a merge in place: the result is the sorted union, without
     /// repeats, whatever the repeats among the new pairs and the overlap with the kept ones.
     func test_mergeCandidates_isTheSortedUnion() {

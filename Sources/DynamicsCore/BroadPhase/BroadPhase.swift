@@ -3,7 +3,8 @@
 // While bodies move, awake bodies are binned afresh every step: each emits (cell, slot) entries for the cells its
 // swept box covers, the entries are placed by cell (or radix-sorted), and every run of equal cells is tested
 // pairwise. Once a scene is calm the cells of one such search, made with fat boxes, are kept with its candidate
-// pairs, and later steps search only for the bodies that left their fat boxes (`FatGrid`, World+BroadPhase.swift).
+// pairs, and later steps search only for the bodies that left their fat boxes (`FatGrid`, World+BroadPhase.swift);
+// items falling together are calm in their common frame, and their fat boxes are kept in that frame.
 // Static and sleeping bodies live in a persistent hash grid that changes only when a body is added, removed, falls
 // asleep or wakes. A pair of boxes
 // can share several cells; it is reported only from the cell that holds the corner (max of the two lower corners),
@@ -30,6 +31,15 @@ struct FatGrid {
     var valid = false
     /// How many steps in a row have been calm (few bodies fast).
     var calmSteps = 0
+    /// How many steps in a row have been calm in the awake bodies' common frame: few bodies move against the others
+    /// (a formation falling together), however fast they all move.
+    var calmFrameSteps = 0
+    /// Whether the fat boxes are kept in the awake bodies' common frame rather than in the world: then they hold the
+    /// boxes swept in that frame, as placed at the full search, and a later step compares each body's box moved back
+    /// by how far the awake bodies' mean position has gone since (`anchor`, that mean at the search). Such a grid holds
+    /// no pairs with static and sleeping bodies (they do not move with the frame); every step searches those.
+    var moving = false
+    var anchor = SIMD2<Double>.zero
     var slotVersion: UInt64 = 0, version: UInt64 = 0
     var awakeCount = 0, count = 0
     var cellSize: Float = 0
@@ -172,6 +182,8 @@ struct BroadPhaseState {
     var fatBoxes = Column<AABB>()
     var candidates: [UInt64] = []
     var freshCandidates: [UInt64] = []
+    /// The reaches of a moving grid's pairs with static and sleeping bodies, before they are merged into `pairReach`.
+    var staticReaches: [PairReach] = []
     /// Per pair of `pairs`, how far it can close this step (`World.reach`), for the narrowphase.
     var pairReach: [PairReach] = []
     var fatGrid = FatGrid()

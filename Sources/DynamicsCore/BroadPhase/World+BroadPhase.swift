@@ -38,6 +38,12 @@ extension World {
     /// since. The pairs are then filtered from the candidates. A full search runs again when many bodies have moved
     /// since, or when the world changed otherwise (`FatGrid.valid`). Either way the pairs are those of a search of
     /// the swept boxes, to the bit; a settling pile costs a pass over its candidates.
+    ///
+    /// Items falling together (rain before it lands, a formation thrown as one) are not calm in the world but are in
+    /// their common frame: there the fat boxes are kept in that frame (`FatGrid.moving`), each body's box compared
+    /// with its fat box once moved back by how far the awake bodies' mean position has gone since the full search.
+    /// Moving every box by one vector keeps every overlap, so the candidates still hold every pair; the pairs with
+    /// static and sleeping bodies, which do not move with the frame, are searched every step instead.
     func updatePairs(dt: Float) {
         bodies.withColumns { columns in
             if broadphase.cellSize == 0 { rebuildStaticGrid() }
@@ -73,6 +79,7 @@ extension World {
             }
             if !fresh.isEmpty { searchMovers(frame, grid: &grid, candidates: &candidates, fresh: &fresh) }
             filterCandidates(frame, candidates: &candidates, pairs: &pairs, reaches: &reaches)
+            if grid.moving { mergeStaticPairs(frame, list: &fresh, pairs: &pairs, reaches: &reaches, columns: columns) }
         }
     }
 
@@ -94,6 +101,11 @@ extension World {
         let fatMargin: Float, slowSpeed2: Float
         /// At most this many bodies may leave their fat boxes in a step for the kept candidates to be worth keeping.
         let movedLimit: Int
+        /// The awake bodies' mean position, when a grid kept in their common frame needs it (else zero).
+        let center: SIMD2<Double>
+        /// The square of the displacement against the common frame (per step) under which a body is slow enough to get
+        /// a margin on a moving grid's fat box.
+        let slowShift2: Float
         let slotOf: [Int32], classOf: [UInt16], flags: [UInt8], matrix: [Bool], classes: Int
         /// The static grid as the pass found it: whether any body is binned in its cells, and its oversize bodies.
         let staticCells: Bool, oversizeStatics: [Int32]
@@ -121,10 +133,33 @@ extension World {
             return !(m.lower.x >= f.lower.x && m.lower.y >= f.lower.y && m.upper.x <= f.upper.x && m.upper.y <= f.upper.y
                      && w.lower.x >= f.lower.x && w.lower.y >= f.lower.y && w.upper.x <= f.upper.x && w.upper.y <= f.upper.y)
         }
+        /// How far the awake bodies' mean position has gone since a moving grid's full search at `anchor`.
+        @inline(__always) func offset(from anchor: SIMD2<Double>) -> Vec2 {
+            let d = center - anchor
+            return Vec2(Float(d.x), Float(d.y))
+        }
+        /// Slot s's box swept in the common frame, moved back by `offset` (zero: the box itself, to the bit).
+        @inline(__always) func frameBox(_ s: Int, _ offset: Vec2) -> AABB {
+            AABB(lower: boxes[s].lower - offset, upper: boxes[s].upper - offset)
+        }
+        /// Slot s's fat box on a moving grid: its box in the common frame moved back by `offset`, grown by the margin
+        /// if the body moves slowly against the frame.
+        @inline(__always) func movingFatBox(_ s: Int, _ offset: Vec2) -> AABB {
+            let d = (sweep.dt * sweep.vel[s] + (sweep.dt * sweep.dt) * sweep.grav[s]) - sweep.shift
+            let m: Float = lengthSquared(d) < slowShift2 ? fatMargin : 0
+            let box = frameBox(s, offset)
+            return AABB(lower: box.lower - m, upper: box.upper + m)
+        }
+        /// Whether slot s's box in the common frame, moved back by `offset`, left its fat box `f` on a moving grid.
+        @inline(__always) func leftMoving(_ s: Int, _ f: AABB, _ offset: Vec2) -> Bool {
+            let m = frameBox(s, offset)
+            return !(m.lower.x >= f.lower.x && m.lower.y >= f.lower.y && m.upper.x <= f.upper.x && m.upper.y <= f.upper.y)
+        }
     }
 
     /// The pass's first phase: the awake bodies' unswept and swept boxes, written into borrowed memory and the box
-    /// column, and whether the scene is calm (few fast bodies), counted into `grid.calmSteps`.
+    /// column, and whether the scene is calm (few fast bodies), counted into `grid.calmSteps`, and calm in the awake
+    /// bodies' common frame (few moving against it), counted into `grid.calmFrameSteps`.
     ///
     /// Swept boxes: the tight box grown by how far the body can travel this step, in a frame that moves by the
     /// awake bodies' mean displacement `shift`. Two bodies can meet only by their displacement relative to each
@@ -149,13 +184,24 @@ extension World {
         let fatMargin = broadphase.cellSize * World.fatMarginFraction
         let slowSpeed2 = 0.25 * fatMargin * fatMargin / dt2
         let movedLimit = n / 8 + 16
-        let fast = sweepBoxes(n: n, tight: tight, sweep: sweep, slowSpeed2: slowSpeed2)
+        let slowShift2 = 0.25 * fatMargin * fatMargin
+        let (fast, fastInFrame) = sweepBoxes(n: n, tight: tight, sweep: sweep, slowSpeed2: slowSpeed2, slowShift2: slowShift2)
         grid.calmSteps = fast <= movedLimit ? grid.calmSteps + 1 : 0
+        grid.calmFrameSteps = fastInFrame <= movedLimit ? grid.calmFrameSteps + 1 : 0
+        // The mean position, summed in double precision (its rounding must stay far below the fat margin however
+        // far the items have fallen), when a moving grid is kept or may be made this step.
+        var center = SIMD2<Double>.zero
+        if n > 0 && ((grid.valid && grid.moving) || grid.calmFrameSteps > World.calmStepsToKeep) {
+            let pos = columns.position
+            for s in 0..<n { center += SIMD2<Double>(Double(pos[s].x), Double(pos[s].y)) }
+            center /= Double(n)
+        }
         // The awake slots' swept boxes are written over the first n of the box column; the static and sleeping
         // bodies' binned boxes follow, at their slots.
         return SweptFrame(n: n, boxes: UnsafeBufferPointer(start: columns.box, count: bodies.count), tight: tight, sweep: sweep,
                           pos: columns.position, bodyIndex: columns.bodyIndex, inv: 1 / broadphase.cellSize,
-                          fatMargin: fatMargin, slowSpeed2: slowSpeed2, movedLimit: movedLimit, slotOf: bodies.slot,
+                          fatMargin: fatMargin, slowSpeed2: slowSpeed2, movedLimit: movedLimit, center: center,
+                          slowShift2: slowShift2, slotOf: bodies.slot,
                           classOf: bodies.collisionClass, flags: bodies.flags, matrix: collisionFilter.collides,
                           classes: collisionFilter.classCount, staticCells: broadphase.staticGrid.used > 0,
                           oversizeStatics: broadphase.staticGrid.oversize)
@@ -195,9 +241,14 @@ extension World {
     @inline(__always)
     func markMovers(_ frame: SweptFrame, grid: inout FatGrid, fresh: inout [UInt64]) -> Bool {
         let fat = broadphase.fatBoxes, n = frame.n
+        let moving = grid.moving, offset = moving ? frame.offset(from: grid.anchor) : .zero
+        /// Whether slot s left its fat box.
+        @inline(__always) func left(_ s: Int) -> Bool {
+            frame.isActive(s) && (moving ? frame.leftMoving(s, fat[s], offset) : frame.left(s, fat[s]))
+        }
         var movers = 0, newlyMoved = 0
         grid.movedFlag.withUnsafeBufferPointer { moved in
-            for s in 0..<n where frame.isActive(s) && frame.left(s, fat[s]) {
+            for s in 0..<n where left(s) {
                 movers += 1
                 if !moved[s] { newlyMoved += 1 }
                 if movers > frame.movedLimit { break }
@@ -205,8 +256,8 @@ extension World {
         }
         if grid.moved.count + newlyMoved > frame.movedLimit { return true }
         if movers > 0 {
-            for s in 0..<n where frame.isActive(s) && frame.left(s, fat[s]) {
-                fat[s] = frame.fatBox(s)
+            for s in 0..<n where left(s) {
+                fat[s] = moving ? frame.movingFatBox(s, offset) : frame.fatBox(s)
                 if !grid.movedFlag[s] { grid.movedFlag[s] = true; grid.moved.append(Int32(s)) }
                 fresh.append(UInt64(s))   // this step's movers, for now
             }
@@ -216,7 +267,8 @@ extension World {
 
     /// A full search. In a scene calm for some steps (whose cells span a small rectangle) it lists the candidates,
     /// every pair whose fat boxes overlap, and keeps the grid for the steps after; returns false otherwise, having
-    /// listed none.
+    /// listed none. A scene calm in the world keeps its grid there, with the pairs with static and sleeping bodies
+    /// among the candidates; one calm only in the awake bodies' common frame keeps it in that frame (`FatGrid.moving`).
     @inline(__always)
     func searchInFull(_ frame: SweptFrame, grid: inout FatGrid, candidates: inout [UInt64]) -> Bool {
         let n = frame.n
@@ -224,13 +276,20 @@ extension World {
         grid.valid = false
         candidates.removeAll(keepingCapacity: true)
         var kept = false
-        if broadphase.incremental && grid.calmSteps > World.calmStepsToKeep {
+        let calmInWorld = grid.calmSteps > World.calmStepsToKeep
+        let moving = !calmInWorld && grid.calmFrameSteps > World.calmStepsToKeep
+        if broadphase.incremental && (calmInWorld || moving) {
             broadphase.fatBoxes.reserve(n, count: 0)
             let fat = broadphase.fatBoxes
-            for s in 0..<n { fat[s] = frame.isActive(s) ? frame.fatBox(s) : AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1)) }
+            let empty = AABB(lower: Vec2(1, 1), upper: Vec2(-1, -1))
+            if moving {
+                for s in 0..<n { fat[s] = frame.isActive(s) ? frame.movingFatBox(s, .zero) : empty }
+            } else {
+                for s in 0..<n { fat[s] = frame.isActive(s) ? frame.fatBox(s) : empty }
+            }
             kept = fullSearch(n: n, grid: &grid, candidates: &candidates, fat: fat)
             if kept {
-                for s in 0..<n where frame.isActive(s) { staticPairs(s, fat[s], &candidates, frame) }
+                if !moving { for s in 0..<n where frame.isActive(s) { staticPairs(s, fat[s], &candidates, frame) } }
                 sortPairs(&candidates)
                 dropRepeats(&candidates)
             }
@@ -241,6 +300,7 @@ extension World {
         }
         grid.slotVersion = bodies.slotVersion; grid.version = broadphase.pairCacheVersion
         grid.awakeCount = n; grid.count = bodies.count; grid.cellSize = broadphase.cellSize
+        grid.moving = moving; grid.anchor = frame.center
         grid.moved.removeAll(keepingCapacity: true)
         grid.movedFlag.removeAll(keepingCapacity: true)
         grid.movedFlag.append(contentsOf: repeatElement(false, count: n))
@@ -328,7 +388,7 @@ extension World {
                 for t in grid.oversize where !grid.movedFlag[Int(t)] { consider(Int(t), into: &list) }
                 for t in grid.moved { consider(Int(t), into: &list) }
             }
-            staticPairs(s, f, &list, frame)
+            if !grid.moving { staticPairs(s, f, &list, frame) }
         }
         if let executor = executor(work: movers, minimum: workers.parallelMovers) {
             // On the workers: blocks of movers, each listing its pairs into a list of its own, joined in block order
@@ -386,6 +446,61 @@ extension World {
             }
         }
         candidates.removeLast(count - kept)
+    }
+
+    /// The pairs of the awake bodies with static and sleeping ones on a moving grid (which holds none of them: those
+    /// bodies do not move with the frame), searched as the exact search does, with each awake body's box swept in
+    /// the world (written over its unswept box), and merged with their reaches into `pairs` (sorted) and `reaches`.
+    /// `list` is scratch.
+    @inline(__always)
+    func mergeStaticPairs(_ frame: SweptFrame, list: inout [UInt64], pairs: inout [UInt64], reaches: inout [PairReach],
+                          columns: BodyColumns) {
+        list.removeAll(keepingCapacity: true)
+        // (The candidates are filtered: the unswept boxes are not needed past this point.)
+        appendStaticPairs(n: frame.n, boxes: frame.boxes, tight: frame.tight, sweep: frame.sweep, columns: columns, to: &list)
+        guard !list.isEmpty else { return }
+        sortPairs(&list)
+        dropRepeats(&list)
+        var found = broadphase.staticReaches; broadphase.staticReaches = []
+        defer { broadphase.staticReaches = found }
+        found.removeAll(keepingCapacity: true)
+        // Those that can close within the step, with their reaches (by the bodies' circles, as the exact search's).
+        let count = list.count
+        let kept = list.withUnsafeMutableBufferPointer { lb -> Int in
+            frame.slotOf.withUnsafeBufferPointer { slotOf -> Int in
+                var w = 0
+                for r in 0..<count {
+                    let (sa, sb) = World.slots(of: lb[r], slotOf)
+                    let reach = frame.reach(sa, sb)
+                    if reach.apart { continue }
+                    lb[w] = lb[r]; w += 1
+                    found.append(PairReach(spin: reach.spin, speculativeReach: reach.speculativeReach))
+                }
+                return w
+            }
+        }
+        guard kept > 0 else { return }
+        // Merged from the back, in place (no key is in both lists: the candidates pair awake bodies only).
+        let old = pairs.count
+        pairs.append(contentsOf: repeatElement(0, count: kept))
+        reaches.append(contentsOf: repeatElement(PairReach(spin: 0, speculativeReach: 0), count: kept))
+        pairs.withUnsafeMutableBufferPointer { pb in
+            reaches.withUnsafeMutableBufferPointer { rb in
+                list.withUnsafeBufferPointer { lb in
+                    found.withUnsafeBufferPointer { fb in
+                        var i = old - 1, j = kept - 1, w = old + kept - 1
+                        while j >= 0 {
+                            if i >= 0 && pb[i] > lb[j] {
+                                pb[w] = pb[i]; rb[w] = rb[i]; i -= 1
+                            } else {
+                                pb[w] = lb[j]; rb[w] = fb[j]; j -= 1
+                            }
+                            w -= 1
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Keeps keys of `keys` in place by `filter`, which is given a range of them and the lists to append what it

@@ -27,30 +27,67 @@ extension World {
             return !World.reach(lo, hi, dt: sweep.dt, margin: sweep.margin, pos: pos, vel: sweep.vel, angVel: sweep.angVel,
                                 ext: sweep.ext, grav: sweep.grav, tight: tightBoxes).apart
         }
-        // From here the awake bodies meet static and sleeping ones, which do not move with the sweeping frame: each
-        // awake tight box becomes its box swept in the world (the unswept boxes are not needed past this point).
-        // Each body's own: in blocks on the workers for many bodies.
+        // From here the awake bodies meet static and sleeping ones, which do not move with the sweeping frame.
+        appendStaticPairs(n: n, boxes: boxes, tight: tight, sweep: sweep, columns: columns, to: &pairs)
+        sortPairs(&pairs)
+        dropRepeats(&pairs)
+    }
+
+    /// The pairs of the awake bodies with static and sleeping ones, appended to `list` (unsorted, with repeats), for
+    /// the exact search and a moving grid: each awake tight box (`tight`) becomes its box swept in the world (the
+    /// unswept boxes are not needed past this point), which is searched against them (`AwakeStatics`). Each body's
+    /// own: in blocks on the workers for many bodies, each block listing its pairs into a list of its own, joined in
+    /// block order.
+    @inline(__always)
+    func appendStaticPairs(n: Int, boxes: UnsafeBufferPointer<AABB>, tight: UnsafeMutablePointer<AABB>, sweep: SweepTerms,
+                           columns: BodyColumns, to list: inout [UInt64]) {
         forEachBlock(count: n, minimumBlock: workers.sweepBlock, parallelMinimum: workers.parallelSweep) { range in
             for s in range where boxes[s].lower.x <= boxes[s].upper.x { tight[s] = sweep.swept(tight[s], slot: s, shift: .zero) }
         }
-        let worldBoxes = UnsafeBufferPointer(start: tightBoxes, count: n)
-        let inv = 1 / broadphase.cellSize
-        let bodyIndex = columns.bodyIndex
-        let classOf = bodies.collisionClass, flags = bodies.flags, slotOf = bodies.slot
-        let matrix = collisionFilter.collides, classes = collisionFilter.classCount
-        let allBoxes = UnsafeBufferPointer(start: UnsafePointer(columns.box), count: bodies.count)
-        let staticCells = broadphase.staticGrid.used > 0
-        let oversizeStatics = broadphase.staticGrid.oversize
-        let bodyCount = bodies.count
+        let statics = AwakeStatics(self, n: n, boxes: boxes, worldBoxes: UnsafeBufferPointer(start: UnsafePointer(tight), count: n),
+                                   columns: columns)
+        if let executor = executor(work: n, minimum: workers.parallelSweep) {
+            let blocks = Swift.max(2, Swift.min(WorkerState.maximumBlocks, n / workers.sweepBlock))
+            fillBlockPairs(executor, blocks: blocks) { k, blockList in statics.pairs(World.block(k, of: blocks, count: n), into: &blockList) }
+            appendBlockPairs(blocks, to: &list)
+        } else {
+            statics.pairs(0..<n, into: &list)
+        }
+    }
+
+    /// The pairs of awake bodies with static and sleeping ones, for the exact search and a moving grid: each awake
+    /// slot's box swept in the world (`worldBoxes`; `boxes`, swept in the common frame, tells whether it collides at
+    /// all) against the binned bodies by their cells and against the oversize ones.
+    struct AwakeStatics {
+        let n: Int
+        let boxes: UnsafeBufferPointer<AABB>, worldBoxes: UnsafeBufferPointer<AABB>, allBoxes: UnsafeBufferPointer<AABB>
+        let bodyIndex: UnsafeMutablePointer<Int32>
+        let inv: Float
+        let classOf: [UInt16], flags: [UInt8], slotOf: [Int32], matrix: [Bool], classes: Int
+        let staticCells: Bool, oversizeStatics: [Int32]
+        let world: World
+
+        init(_ world: World, n: Int, boxes: UnsafeBufferPointer<AABB>, worldBoxes: UnsafeBufferPointer<AABB>, columns: BodyColumns) {
+            self.world = world; self.n = n; self.boxes = boxes; self.worldBoxes = worldBoxes
+            allBoxes = UnsafeBufferPointer(start: UnsafePointer(columns.box), count: world.bodies.count)
+            bodyIndex = columns.bodyIndex
+            inv = 1 / world.broadphase.cellSize
+            classOf = world.bodies.collisionClass; flags = world.bodies.flags; slotOf = world.bodies.slot
+            matrix = world.collisionFilter.collides; classes = world.collisionFilter.classCount
+            staticCells = world.broadphase.staticGrid.used > 0
+            oversizeStatics = world.broadphase.staticGrid.oversize
+        }
+
         /// The pairs of the awake slots `range` with static and sleeping bodies, appended to `list`.
-        @inline(__always) func statics(_ range: Range<Int>, into list: inout [UInt64]) {
+        @inline(__always) func pairs(_ range: Range<Int>, into list: inout [UInt64]) {
+            let bodyCount = allBoxes.count
             // Against the binned ones, by their cells.
             if staticCells {
                 for s in range {
                     guard boxes[s].lower.x <= boxes[s].upper.x else { continue }
                     let box = worldBoxes[s]
                     let i = Int(bodyIndex[s])
-                    let c = cellCoord(box, inv: inv)
+                    let c = world.cellCoord(box, inv: inv)
                     if c.cellCount >= World.oversizeCells && c.cellCount > 4096 {
                         // Huge: test every binned body once.
                         for t in n..<bodyCount {
@@ -61,7 +98,7 @@ extension World {
                         }
                         continue
                     }
-                    queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, boxes: allBoxes, slotOf: slotOf, into: &list)
+                    world.queryStaticGrid(box: box, coord: c, body: i, inv: inv, classOf: classOf, boxes: allBoxes, slotOf: slotOf, into: &list)
                 }
             }
             // Oversize static bodies (long boundaries) against every awake body, the few of them in the outer loop.
@@ -79,17 +116,6 @@ extension World {
                 }
             }
         }
-        if let executor = executor(work: n, minimum: workers.parallelSweep) {
-            // On the workers: blocks of slots, each listing its pairs into a list of its own, joined in block order
-            // (the list is sorted next, so any order gives the same pairs).
-            let blocks = Swift.max(2, Swift.min(WorkerState.maximumBlocks, n / workers.sweepBlock))
-            fillBlockPairs(executor, blocks: blocks) { k, list in statics(World.block(k, of: blocks, count: n), into: &list) }
-            appendBlockPairs(blocks, to: &pairs)
-        } else {
-            statics(0..<n, into: &pairs)
-        }
-        sortPairs(&pairs)
-        dropRepeats(&pairs)
     }
 
     /// The full search of a calm scene: every pair of awake bodies whose fat boxes (`fat`) overlap, appended to

@@ -44,13 +44,17 @@ extension World {
 
     /// The awake bodies' tight boxes (into `tight`) and their boxes swept in the frame of `sweep.shift` (into the
     /// box column), by slot; a body whose class collides with nothing gets an empty swept box. Returns how many of
-    /// the others are fast: their speed squared at least `slowSpeed2`. (A loop over local buffers: the tables are
-    /// read once.) Body by body, so in blocks of bodies on the workers.
-    func sweepBoxes(n: Int, tight: UnsafeMutablePointer<AABB>, sweep: SweepTerms, slowSpeed2: Float) -> Int {
+    /// the others are fast: their speed squared at least `slowSpeed2`, and how many are fast in the frame: their
+    /// displacement against it squared at least `slowShift2`. (A loop over local buffers: the tables are read once.)
+    /// Body by body, so in blocks of bodies on the workers.
+    func sweepBoxes(n: Int, tight: UnsafeMutablePointer<AABB>, sweep: SweepTerms, slowSpeed2: Float,
+                    slowShift2: Float) -> (fast: Int, fastInFrame: Int) {
         return bodies.withColumns { columns in
             let bodyIndex = columns.bodyIndex, pos = columns.position, rot = columns.rotation
             let box = columns.box
-            return bodies.collisionClass.withUnsafeBufferPointer { classOf in
+            let dt2 = sweep.dt * sweep.dt
+            // Both counts in one sum: the frame's in the upper half.
+            let counts = bodies.collisionClass.withUnsafeBufferPointer { classOf in
             collisionFilter.classActive.withUnsafeBufferPointer { active in
             bodies.shapeStart.withUnsafeBufferPointer { shapeStart in
             bodies.shapeCount.withUnsafeBufferPointer { shapeCount in
@@ -69,6 +73,8 @@ extension World {
                         tight[s] = tightBox
                         box[s] = sweep.swept(tightBox, slot: s, shift: sweep.shift)
                         if lengthSquared(sweep.vel[s]) >= slowSpeed2 { fast += 1 }
+                        let d = (sweep.dt * sweep.vel[s] + dt2 * sweep.grav[s]) - sweep.shift
+                        if lengthSquared(d) >= slowShift2 { fast += 1 << 32 }
                     }
                     return fast
                 }
@@ -78,6 +84,7 @@ extension World {
             }
             }
             }
+            return (counts & 0xFFFF_FFFF, counts >> 32)
         }
     }
 }
