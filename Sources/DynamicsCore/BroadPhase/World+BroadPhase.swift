@@ -422,25 +422,37 @@ extension World {
                 // The candidates whose fat boxes still overlap kept in place; of those, the pairs whose boxes overlap
                 // and that can close within the step listed with their reaches.
                 keepInBlocks(cb, pairs: &pairs, reaches: &reaches) { range, pairs, reaches in
-                    var w = range.lowerBound
-                    for r in range {
-                        let pair = cb[r]
-                        let (sa, sb) = World.slots(of: pair, slotOf)
-                        if sa < n && sb < n {
-                            guard fat[sa].overlaps(fat[sb]) else { continue }
-                            cb[w] = pair; w += 1
-                            guard boxes[sa].overlaps(boxes[sb]) else { continue }
-                        } else {
-                            let (s, t) = sa < n ? (sa, sb) : (sb, sa)
-                            guard fat[s].overlaps(boxes[t]) else { continue }
-                            cb[w] = pair; w += 1
-                            guard frame.worldBox(s).overlaps(boxes[t]) else { continue }
+                    // The lists are grown by the most the range can add and written through their buffers (an append
+                    // per pair would check each list's uniqueness and capacity), then cut to what was found.
+                    let base = pairs.count
+                    pairs.append(contentsOf: repeatElement(0, count: range.count))
+                    reaches.append(contentsOf: repeatElement(PairReach(spin: 0, speculativeReach: 0), count: range.count))
+                    var w = range.lowerBound, found = base
+                    pairs.withUnsafeMutableBufferPointer { pb in
+                        reaches.withUnsafeMutableBufferPointer { rb in
+                            for r in range {
+                                let pair = cb[r]
+                                let (sa, sb) = World.slots(of: pair, slotOf)
+                                if sa < n && sb < n {
+                                    guard fat[sa].overlaps(fat[sb]) else { continue }
+                                    cb[w] = pair; w += 1
+                                    guard boxes[sa].overlaps(boxes[sb]) else { continue }
+                                } else {
+                                    let (s, t) = sa < n ? (sa, sb) : (sb, sa)
+                                    guard fat[s].overlaps(boxes[t]) else { continue }
+                                    cb[w] = pair; w += 1
+                                    guard frame.worldBox(s).overlaps(boxes[t]) else { continue }
+                                }
+                                let r = frame.reach(sa, sb)
+                                if r.apart { continue }
+                                pb[found] = pair
+                                rb[found] = PairReach(spin: r.spin, speculativeReach: r.speculativeReach)
+                                found += 1
+                            }
                         }
-                        let r = frame.reach(sa, sb)
-                        if r.apart { continue }
-                        pairs.append(pair)
-                        reaches.append(PairReach(spin: r.spin, speculativeReach: r.speculativeReach))
                     }
+                    pairs.removeLast(base + range.count - found)
+                    reaches.removeLast(base + range.count - found)
                     return w - range.lowerBound
                 }
             }
