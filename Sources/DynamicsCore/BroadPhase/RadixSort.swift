@@ -1,9 +1,17 @@
-/// Sorts 64-bit keys in place with an LSD radix sort (8-bit digits), skipping digits on which all keys agree.
-/// Stable and deterministic; `scratch` is reused between calls so a steady-state step allocates nothing.
+/// Sorts 64-bit keys in place with an LSD radix sort (8-bit digits), skipping digits on which all keys agree; fewer
+/// than 128 keys by insertion, in place (the standard library's sort takes a buffer from the heap for more than a
+/// few). Deterministic; `scratch` is reused between calls so a steady-state step allocates nothing.
 func radixSort(_ keys: inout [UInt64], scratch: inout [UInt64], counts: inout [Int]) {
     let n = keys.count
     if n < 128 {
-        keys.sort()
+        keys.withUnsafeMutableBufferPointer { k in
+            for i in 1..<Swift.max(n, 1) {
+                let key = k[i]
+                var j = i
+                while j > 0 && k[j - 1] > key { k[j] = k[j - 1]; j -= 1 }
+                k[j] = key
+            }
+        }
         return
     }
     if scratch.count < n { scratch.append(contentsOf: repeatElement(0, count: n - scratch.count)) }
