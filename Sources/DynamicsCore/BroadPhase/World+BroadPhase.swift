@@ -314,6 +314,13 @@ extension World {
     @inline(__always)
     func exactPairs(_ frame: SweptFrame, pairs: inout [UInt64], reaches: inout [PairReach]) {
         exactSearch(n: frame.n, pairs: &pairs, boxes: frame.boxes, tight: frame.tight, sweep: frame.sweep)
+        keepWithinReach(frame, &pairs, reaches: &reaches)
+    }
+
+    /// Keeps the pairs of `pairs` (sorted) that can close within the step, in place, appending each one's reach to
+    /// `reaches` (by the bodies' circles: the unswept boxes are gone by now; they do not change a reach's distances).
+    @inline(__always)
+    func keepWithinReach(_ frame: SweptFrame, _ pairs: inout [UInt64], reaches: inout [PairReach]) {
         let sweep = frame.sweep, pos = frame.pos
         let count = pairs.count
         var none: [UInt64] = []
@@ -476,21 +483,8 @@ extension World {
         var found = broadphase.staticReaches; broadphase.staticReaches = []
         defer { broadphase.staticReaches = found }
         found.removeAll(keepingCapacity: true)
-        // Those that can close within the step, with their reaches (by the bodies' circles, as the exact search's).
-        let count = list.count
-        let kept = list.withUnsafeMutableBufferPointer { lb -> Int in
-            frame.slotOf.withUnsafeBufferPointer { slotOf -> Int in
-                var w = 0
-                for r in 0..<count {
-                    let (sa, sb) = World.slots(of: lb[r], slotOf)
-                    let reach = frame.reach(sa, sb)
-                    if reach.apart { continue }
-                    lb[w] = lb[r]; w += 1
-                    found.append(PairReach(spin: reach.spin, speculativeReach: reach.speculativeReach))
-                }
-                return w
-            }
-        }
+        keepWithinReach(frame, &list, reaches: &found)
+        let kept = list.count
         guard kept > 0 else { return }
         // Merged from the back, in place (no key is in both lists: the candidates pair awake bodies only).
         let old = pairs.count
