@@ -119,9 +119,9 @@ private struct ContactLanes {
         p0 = point { $0.p0 }; p1 = point { $0.p1 }
     }
 
-    /// A point's constraint values, kept where `mask` is set (zeros elsewhere); also cross(rA, n), cross(rB, n)
-    /// and the normal mass's inverse kN.
-    @inline(__always) func point(_ p: Point, _ mask: SIMDMask<M>) -> (WideContactPoint, rnA: V, rnB: V, kN: V) {
+    /// Writes a point's constraint values to `out`, kept where `mask` is set (zeros elsewhere); returns cross(rA, n),
+    /// cross(rB, n) and the normal mass's inverse kN.
+    @inline(__always) func write(_ p: Point, _ mask: SIMDMask<M>, to out: UnsafeMutablePointer<WideContactPoint>) -> (rnA: V, rnB: V, kN: V) {
         let rAx = p.rAx, rAy = p.rAy, rBx = p.rBx, rBy = p.rBy
         let zero = V()
         @inline(__always) func keep(_ x: V) -> V { x.replacing(with: 0, where: .!mask) }
@@ -131,34 +131,41 @@ private struct ContactLanes {
         let kN = mA + mB + iA * rnA * rnA + iB * rnB * rnB
         let rtA = rAx * ty - rAy * tx, rtB = rBx * ty - rBy * tx
         let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB
-        let point = WideContactPoint(
-            rAx: rAx, rAy: rAy, rBx: rBx, rBy: rBy,
-            // inverseRotate: (c·x + s·y, −s·x + c·y)
-            localAx: keep(cA * rAx + sA * rAy), localAy: keep(-sA * rAx + cA * rAy),
-            localBx: keep(cB * rBx + sB * rBy), localBy: keep(-sB * rBx + cB * rBy),
-            adjustedSeparation: keep(p.separation - (((d0x + rBx) - rAx) * nx + ((d0y + rBy) - rAy) * ny)),
-            normalImpulse: p.normalImpulse, tangentImpulse: p.tangentImpulse, maxNormalImpulse: zero,
-            normalMass: (1 / kN).replacing(with: zero, where: .!(kN .> zero) .| .!mask),
-            tangentMass: (1 / kT).replacing(with: zero, where: .!(kT .> zero) .| .!mask))
-        return (point, rnA, rnB, kN)
+        out.pointee.rAx = rAx; out.pointee.rAy = rAy; out.pointee.rBx = rBx; out.pointee.rBy = rBy
+        // inverseRotate: (c·x + s·y, −s·x + c·y)
+        out.pointee.localAx = keep(cA * rAx + sA * rAy); out.pointee.localAy = keep(-sA * rAx + cA * rAy)
+        out.pointee.localBx = keep(cB * rBx + sB * rBy); out.pointee.localBy = keep(-sB * rBx + cB * rBy)
+        out.pointee.adjustedSeparation = keep(p.separation - (((d0x + rBx) - rAx) * nx + ((d0y + rBy) - rAy) * ny))
+        out.pointee.normalImpulse = p.normalImpulse; out.pointee.tangentImpulse = p.tangentImpulse
+        out.pointee.maxNormalImpulse = zero
+        out.pointee.normalMass = (1 / kN).replacing(with: zero, where: .!(kN .> zero) .| .!mask)
+        out.pointee.tangentMass = (1 / kT).replacing(with: zero, where: .!(kT .> zero) .| .!mask)
+        return (rnA, rnB, kN)
     }
 
-    /// The batch of these lanes. (The soft coefficients are the pass's: each lane takes the static or the dynamic
-    /// pair by its inverse masses, `dk_contact_pass`.)
-    @inline(__always) func batch() -> WideContactBatch {
+    /// Writes the batch of these lanes to `out`, field by field into the table (a batch built on the stack and
+    /// then copied in cost a 608-byte copy per batch). (The soft coefficients are the pass's: each lane takes the
+    /// static or the dynamic pair by its inverse masses, `dk_contact_pass`.)
+    @inline(__always) func write(to out: UnsafeMutablePointer<WideContactBatch>) {
         let live = constraint .>= 0, twoPoints = two .!= 0
-        let (wide0, rn1A, rn1B, k11) = point(p0, live)
-        let (wide1, rn2A, rn2B, k22) = point(p1, twoPoints)
+        let (rn1A, rn1B, k11) = write(p0, live, to: pointer(to: \.p0, in: out))
+        let (rn2A, rn2B, k22) = write(p1, twoPoints, to: pointer(to: \.p1, in: out))
         let k12 = mA + mB + iA * rn1A * rn2A + iB * rn1B * rn2B
         let det = k11 * k22 - k12 * k12
         // Well conditioned only (Box2D's test): nearly coincident points are left to the sequential solve.
         let invDet = (1 / det).replacing(with: 0, where: .!(k11 * k11 .< 1000 * det))
         @inline(__always) func pair(_ x: V) -> V { x.replacing(with: 0, where: .!twoPoints) }
-        return WideContactBatch(
-            entryA: entryA, entryB: entryB, constraint: constraint, nx: nx, ny: ny, friction: friction,
-            mA: mA, iA: iA, mB: mB, iB: iB,
-            k11: pair(k11), k12: pair(k12), k22: pair(k22), invDet: pair(invDet),
-            p0: wide0, p1: wide1)
+        out.pointee.entryA = entryA; out.pointee.entryB = entryB; out.pointee.constraint = constraint
+        out.pointee.nx = nx; out.pointee.ny = ny; out.pointee.friction = friction
+        out.pointee.mA = mA; out.pointee.iA = iA; out.pointee.mB = mB; out.pointee.iB = iB
+        out.pointee.k11 = pair(k11); out.pointee.k12 = pair(k12); out.pointee.k22 = pair(k22)
+        out.pointee.invDet = pair(invDet)
+    }
+
+    /// The address of a batch's point `field` (the batch's memory may be uninitialized: its fields are plain values).
+    @inline(__always) private func pointer(to field: KeyPath<WideContactBatch, WideContactPoint>,
+                                           in batch: UnsafeMutablePointer<WideContactBatch>) -> UnsafeMutablePointer<WideContactPoint> {
+        (UnsafeMutableRawPointer(batch) + MemoryLayout<WideContactBatch>.offset(of: field)!).assumingMemoryBound(to: WideContactPoint.self)
     }
 }
 
@@ -333,7 +340,7 @@ extension World {
                                 c, index: ci, slotA: sa, slotB: sb, entryA: entry[sa], entryB: entry[sb], awake: awake,
                                 pos: pos, rot: rot, invMass: invMass, invI: invI))
                         }
-                        (batchOut + batch).initialize(to: ContactLanes(lanes: lane).batch())
+                        ContactLanes(lanes: lane).write(to: batchOut + batch)
                     }
                 }
                 // Worth handing out from a few hundred batches (rain_1000's 2,700–2,900 contacts make over 700: its
