@@ -148,8 +148,9 @@ private struct ContactLanes {
     /// static or the dynamic pair by its inverse masses, `dk_contact_pass`.)
     @inline(__always) func write(to out: UnsafeMutablePointer<WideContactBatch>) {
         let live = constraint .>= 0, twoPoints = two .!= 0
-        let (rn1A, rn1B, k11) = write(p0, live, to: pointer(to: \.p0, in: out))
-        let (rn2A, rn2B, k22) = write(p1, twoPoints, to: pointer(to: \.p1, in: out))
+        // (The batch's memory may be uninitialized: its fields are plain values, written without reading them.)
+        let (rn1A, rn1B, k11) = withUnsafeMutablePointer(to: &out.pointee.p0) { write(p0, live, to: $0) }
+        let (rn2A, rn2B, k22) = withUnsafeMutablePointer(to: &out.pointee.p1) { write(p1, twoPoints, to: $0) }
         let k12 = mA + mB + iA * rn1A * rn2A + iB * rn1B * rn2B
         let det = k11 * k22 - k12 * k12
         // Well conditioned only (Box2D's test): nearly coincident points are left to the sequential solve.
@@ -160,12 +161,6 @@ private struct ContactLanes {
         out.pointee.mA = mA; out.pointee.iA = iA; out.pointee.mB = mB; out.pointee.iB = iB
         out.pointee.k11 = pair(k11); out.pointee.k12 = pair(k12); out.pointee.k22 = pair(k22)
         out.pointee.invDet = pair(invDet)
-    }
-
-    /// The address of a batch's point `field` (the batch's memory may be uninitialized: its fields are plain values).
-    @inline(__always) private func pointer(to field: KeyPath<WideContactBatch, WideContactPoint>,
-                                           in batch: UnsafeMutablePointer<WideContactBatch>) -> UnsafeMutablePointer<WideContactPoint> {
-        (UnsafeMutableRawPointer(batch) + MemoryLayout<WideContactBatch>.offset(of: field)!).assumingMemoryBound(to: WideContactPoint.self)
     }
 }
 
