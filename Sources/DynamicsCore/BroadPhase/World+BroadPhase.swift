@@ -45,8 +45,19 @@ extension World {
     /// Moving every box by one vector keeps every overlap, so the candidates still hold every pair; the pairs with
     /// static and sleeping bodies, which do not move with the frame, are searched every step instead.
     func updatePairs(dt: Float) {
+        if broadphase.cellSize == 0 { rebuildStaticGrid() }
+        // Nothing collides (a swarm driven by fields, a joint grid): no pairs, no work per body, and none of the lists
+        // taken out and put back.
+        guard collisionFilter.classActive.contains(true) else {
+            broadphase.pairs.removeAll(keepingCapacity: true)
+            broadphase.pairReach.removeAll(keepingCapacity: true)
+            broadphase.candidates.removeAll(keepingCapacity: true)
+            broadphase.freshCandidates.removeAll(keepingCapacity: true)
+            broadphase.fatGrid.valid = false
+            contactSolver.borrowedByBroadphase = (0, 0)
+            return
+        }
         bodies.withColumns { columns in
-            if broadphase.cellSize == 0 { rebuildStaticGrid() }
             var pairs = self.broadphase.pairs; self.broadphase.pairs = []
             var reaches = self.broadphase.pairReach; self.broadphase.pairReach = []
             var candidates = self.broadphase.candidates; self.broadphase.candidates = []
@@ -61,12 +72,6 @@ extension World {
             }
             let n = bodies.awakeCount
             contactSolver.borrowedByBroadphase = (0, 0)
-            // Nothing collides (a swarm driven by fields, a joint grid): no pairs, no work per body.
-            guard collisionFilter.classActive.contains(true) else {
-                candidates.removeAll(keepingCapacity: true)
-                grid.valid = false
-                return
-            }
             let frame = sweptFrame(dt: dt, n: n, columns: columns, grid: &grid)
             // Whether the last full search still holds, and which bodies left their fat boxes since.
             var full = !(broadphase.incremental && grid.valid && grid.slotVersion == bodies.slotVersion

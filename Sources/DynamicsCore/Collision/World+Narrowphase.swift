@@ -138,6 +138,14 @@ extension World {
     ///
     /// Last step's contacts are read from `contactHistory`, the list's twin buffer, while the list is rebuilt.
     func narrowphase(dt: Float) {
+        // No candidate pair and no contact from last step (nothing collides, or nothing is near anything): no
+        // manifold, no event, no island to wake, and no references kept.
+        if broadphase.pairs.isEmpty && contactStore.contacts.isEmpty {
+            contactStore.referenceState.valid = false
+            contactStore.reusedManifoldCount = 0
+            islandStore.wakeList.removeAll(keepingCapacity: true)
+            return
+        }
         bodies.withColumns { columns in
             if contactStore.needsSort { contactStore.contacts.sort(by: <); contactStore.needsSort = false }
             let history = self.contactStore.contacts; self.contactStore.contacts = []
