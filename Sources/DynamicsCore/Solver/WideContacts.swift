@@ -36,7 +36,8 @@ typealias WideContactPoint = dk_contact_point
 typealias WideContactBatch = dk_contact_batch
 
 /// One batch's inputs: four lanes gathered from the contacts one by one into `Lane`s (`init(lanes:)`), then computed
-/// on four lanes at once into a batch (`batch`) with the arithmetic of the scalar `prepareContacts`, lane for lane.
+/// on four lanes at once, with the arithmetic of the scalar `prepareContacts` lane for lane, and written into the
+/// batch table (`write(to:)`).
 /// Padding lanes are zeros on the zero entry, without a constraint, and rigid.
 private struct ContactLanes {
     typealias V = SIMD4<Float>
