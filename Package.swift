@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "DynamicsScenes", dependencies: ["DynamicsCore"]),
         .target(
             name: "DynamicsKit",
-            dependencies: ["DynamicsCore"],
+            dependencies: ["DynamicsCore", "DynamicsSIMD"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .target(

@@ -75,6 +75,12 @@ static void dk_wait_for(_Atomic intptr_t *finished, intptr_t target, _Atomic lon
     atomic_fetch_add_explicit(stalled, waited, memory_order_relaxed);
 }
 
+long long dk_clock_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
 /// Claims and runs the tasks of the job `generation` until none is left.
 static void dk_pool_work(dk_pool *pool, uint32_t generation) {
     for (;;) {

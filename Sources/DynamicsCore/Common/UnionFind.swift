@@ -17,11 +17,3 @@ enum UnionFind {
         if ra < rb { parent[Int(rb)] = ra } else if rb < ra { parent[Int(ra)] = rb }
     }
 }
-
-extension Duration {
-    /// The duration in whole nanoseconds.
-    @inline(__always) var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
-}

@@ -367,11 +367,10 @@ extension World {
 
     /// Runs `count` tasks on `executor`, timing them for the back-off.
     func runParallel(_ executor: StepExecutor, _ count: Int, _ task: (Int) -> Void) {
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = dk_clock_ns()
         workers.parallelPasses &+= 1
         executor.run(count, task)
-        workers.parallelNanoseconds &+= (clock.now - start).nanoseconds
+        workers.parallelNanoseconds &+= dk_clock_ns() - start
     }
 
     /// Once per step: when participants of the passes waited, for blocks or tasks another had claimed, a worker was

@@ -30,6 +30,10 @@ void dk_pool_destroy(dk_pool *pool);
 /// job at a time per pool.
 void dk_pool_run(dk_pool *pool, dk_task_fn fn, void *context, intptr_t taskCount);
 
+/// A monotonic clock's reading in nanoseconds: the step's timing (its stages, its passes on the workers, the back-off's
+/// comparisons) reads it a few dozen times a step, and a reading costs a call to the system's clock and nothing more.
+long long dk_clock_ns(void);
+
 /// Nanoseconds `dk_pool_run` has waited, beyond a short spin, for tasks a helper had claimed, since the last call;
 /// resets the count.
 long long dk_pool_take_stalled(dk_pool *pool);
