@@ -36,36 +36,44 @@ extension World {
         freeMotion.fields.deinitialize(count: freeMotion.fieldCount)
         freeMotion.fieldCount = 0
         var previous: dk_free_field?
-        for record in fieldStore.records {
-            guard record.coversAll, record.bodySetVersion == bodySetVersion, record.region.isInfinite else { return false }
-            let def = record.def
-            let falloff: Int
-            switch def.falloff {
-            case 0: falloff = 0
-            case 1: falloff = 1
-            case 2: falloff = 2
-            case -1: falloff = -1
-            default: return false
+        // Each record's fields read in place: a copy of a record (its body lists, its region's program, its
+        // definition's closure) would be retained and released every step.
+        let compiled = fieldStore.records.withUnsafeBufferPointer { records -> Bool in
+            for k in records.indices {
+                let record = records.baseAddress! + k
+                guard record.pointee.coversAll, record.pointee.bodySetVersion == bodySetVersion,
+                      record.pointee.region.isInfinite else { return false }
+                let falloff: Int
+                switch record.pointee.def.falloff {
+                case 0: falloff = 0
+                case 1: falloff = 1
+                case 2: falloff = 2
+                case -1: falloff = -1
+                default: return false
+                }
+                let strength = record.pointee.def.strength
+                let kind: FreeFieldKind, k: Float
+                switch record.pointee.def.kind {
+                case .radialGravity: kind = .radial; k = -100 * strength
+                case .vortex: kind = .vortex; k = 100 * strength
+                case .spring where FieldMotion.integratesExactly(record.pointee.def): return false
+                case .spring: kind = .spring; k = -100 * strength
+                case .linearGravity: kind = .linear; k = 0
+                default: return false
+                }
+                let minR = Swift.max(record.pointee.def.minimumRadius, 1e-6) / 100
+                let c = record.pointee.def.position
+                let same = previous.map { $0.cx == c.x && $0.cy == c.y } ?? false
+                let dir = 100 * strength * record.pointee.def.direction
+                let f = dk_free_field(kind: Int32(kind.rawValue), falloff: Int32(falloff), sameCenter: same ? 1 : 0,
+                                      cx: c.x, cy: c.y, k: k, kx: dir.x, ky: dir.y, minR: minR, invMinR: 1 / minR)
+                freeMotion.fields.append(f, count: freeMotion.fieldCount)
+                freeMotion.fieldCount += 1
+                previous = f
             }
-            let kind: FreeFieldKind, k: Float
-            switch def.kind {
-            case .radialGravity: kind = .radial; k = -100 * def.strength
-            case .vortex: kind = .vortex; k = 100 * def.strength
-            case .spring where FieldMotion.integratesExactly(def): return false
-            case .spring: kind = .spring; k = -100 * def.strength
-            case .linearGravity: kind = .linear; k = 0
-            default: return false
-            }
-            let minR = Swift.max(def.minimumRadius, 1e-6) / 100
-            let c = def.position
-            let same = previous.map { $0.cx == c.x && $0.cy == c.y } ?? false
-            let dir = 100 * def.strength * def.direction
-            let f = dk_free_field(kind: Int32(kind.rawValue), falloff: Int32(falloff), sameCenter: same ? 1 : 0,
-                                  cx: c.x, cy: c.y, k: k, kx: dir.x, ky: dir.y, minR: minR, invMinR: 1 / minR)
-            freeMotion.fields.append(f, count: freeMotion.fieldCount)
-            freeMotion.fieldCount += 1
-            previous = f
+            return true
         }
+        guard compiled else { return false }
         compileFreeProgram()
         return true
     }
