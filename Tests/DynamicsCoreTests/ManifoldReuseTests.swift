@@ -7,6 +7,26 @@ import DynamicsSIMD
 /// Manifolds computed at reference poses and reused while neither body leaves its reference
 /// (World+Narrowphase.swift).
 final class ManifoldReuseTests: XCTestCase {
+    /// A pair's reach in whole units, rounded up by hand, is what `rounded(.up)` gives (or `noReach` from 255 units
+    /// on, and for NaN): every value a pair can have, exact integers and the floats on either side of them included.
+    func test_wholeReachUnits_roundUpAsTheLibraryDoes() {
+        func expected(_ units: Float) -> UInt8 {
+            let up = units.rounded(.up)
+            return up < Float(World.noReach) ? UInt8(up) : World.noReach
+        }
+        var values: [Float] = [0, -0.0, -0.5, .leastNonzeroMagnitude, 0.25, 254.0001, 254.5, 255, 255.5, 1e9, .infinity, .nan]
+        for n in 0...256 {
+            let v = Float(n)
+            values += [v, v.nextDown, v.nextUp, v + 0.5, v + 0.999]
+        }
+        for v in values where !(v <= -1) {
+            XCTAssertEqual(World.wholeReachUnits(v), expected(v), "\(v)")
+        }
+        // A dense sweep of the units a step's reaches take.
+        var u: Float = 0
+        while u < 300 { XCTAssertEqual(World.wholeReachUnits(u), expected(u), "\(u)"); u += 0.0137 }
+    }
+
     /// Reusing last step's manifold gives what computing it again at the same reference poses gives: a rain
     /// settling into a pile and a pyramid, with reuse and without, agree to the bit at every step, and the pile's
     /// calm steps reuse most of their manifolds.

@@ -90,6 +90,15 @@ extension World {
     @inline(__always) static func reachUnit(linearSlop: Float) -> Float { 0.5 * linearSlop }
     static let noReach: UInt8 = .max
 
+    /// `units` (not negative) rounded up to a whole number of reach units, or `noReach` from 255 on (and for NaN).
+    /// Rounded by hand: the same as `rounded(.up)` for these values, without its library call per pair (x86-64's
+    /// baseline has no rounding instruction).
+    @inline(__always) static func wholeReachUnits(_ units: Float) -> UInt8 {
+        guard units < Float(noReach) else { return noReach }
+        let whole = UInt8(units)
+        return Float(whole) < units ? whole + 1 : whole
+    }
+
     /// Keeps each awake body's reference pose (`referencePose`): a body that has moved or turned more than
     /// `manifoldTolerance` from it, or every body when the slots, the world's pair rules or the awake count have
     /// changed since the last narrowphase, takes its present pose, and is marked in `referenceMoved`. Returns
@@ -230,8 +239,7 @@ extension World {
                     let turnA = rqA.c * rot[sa].s - rqA.s * rot[sa].c, turnB = rqB.c * rot[sb].s - rqB.s * rot[sb].c
                     let spin = reaches[p].spin, speculativeReach = reaches[p].speculativeReach
                     // The reach in whole units (or none, beyond 254 of them).
-                    let units = ((speculativeReach - margin) * perReachUnit).rounded(.up)
-                    let reachNow: UInt8 = units < Float(World.noReach) ? UInt8(units) : World.noReach
+                    let reachNow = World.wholeReachUnits((speculativeReach - margin) * perReachUnit)
                     // Last step's reach, and manifolds, may stand while both references held.
                     let kept = held && !(sa < awakeCount && moved[sa] != 0) && !(sb < awakeCount && moved[sb] != 0)
                     // The mixed friction and restitution of the last pair of materials, kept: consecutive pairs (and
