@@ -39,8 +39,8 @@ extension World {
         // Each record's fields read in place: a copy of a record (its body lists, its region's program, its
         // definition's closure) would be retained and released every step.
         let compiled = fieldStore.records.withUnsafeBufferPointer { records -> Bool in
-            for k in records.indices {
-                let record = records.baseAddress! + k
+            for index in records.indices {
+                let record = records.baseAddress! + index
                 guard record.pointee.coversAll, record.pointee.bodySetVersion == bodySetVersion,
                       record.pointee.region.isInfinite else { return false }
                 let falloff: Int
