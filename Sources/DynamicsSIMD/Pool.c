@@ -59,6 +59,12 @@ static inline void dk_relax(void) {
 /// and starts counting the wait as a stall: about 45 µs there.
 #define DK_SPINS_BEFORE_YIELD 2000
 
+long long dk_clock_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
 /// Waits until `*finished` reaches `target`: spinning at first, then yielding the core. A wait past the spin means the
 /// thread that holds the rest of the work is likely not running (another process holds its core); its time is added
 /// to `*stalled`, so the world can fall back to one thread while that lasts.
@@ -67,18 +73,9 @@ static void dk_wait_for(_Atomic intptr_t *finished, intptr_t target, _Atomic lon
         if (atomic_load_explicit(finished, memory_order_acquire) >= target) return;
         dk_relax();
     }
-    struct timespec start, end;
-    clock_gettime(CLOCK_MONOTONIC, &start);
+    const long long start = dk_clock_ns();
     while (atomic_load_explicit(finished, memory_order_acquire) < target) sched_yield();
-    clock_gettime(CLOCK_MONOTONIC, &end);
-    long long waited = (end.tv_sec - start.tv_sec) * 1000000000LL + (end.tv_nsec - start.tv_nsec);
-    atomic_fetch_add_explicit(stalled, waited, memory_order_relaxed);
-}
-
-long long dk_clock_ns(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return now.tv_sec * 1000000000LL + now.tv_nsec;
+    atomic_fetch_add_explicit(stalled, dk_clock_ns() - start, memory_order_relaxed);
 }
 
 /// Claims and runs the tasks of the job `generation` until none is left.
