@@ -311,4 +311,48 @@ extension IntegrationPathTests {
             }
         }
     }
+
+    /// The speed limits test four bodies at a time and bound each one over a limit body by body: seventeen free
+    /// bodies (four groups of four and one left over) at speeds over, at and under the limits, each one over a
+    /// limit alone in its group, end the step at the speeds the scalar rule gives, and the others keep theirs to
+    /// the bit. A joint between two more bodies keeps the step on the substep loop, where the limits apply.
+    func test_speedLimits_boundEachBodyOverALimitInAnyPlaceOfItsGroup() throws {
+        var settings = WorldSettings()
+        settings.sleepingEnabled = false
+        settings.maximumLinearSpeed = 500
+        settings.maximumAngularSpeed = 20
+        let world = try World(settings: settings)
+        // Linear and angular velocity per body. Over a limit: the linear at 1, the angular turning one way at 6 and
+        // the other at 15, both at 16 (the one left over). At a limit, not over it: 5 (angular), 8 and 10 (linear).
+        let velocities: [(Vec2, Float)] = [
+            (Vec2(10, 20), 1), (Vec2(400, 400), 2), (Vec2(-3, 4), -5), (Vec2(0, 0), 0),
+            (Vec2(7, 7), 1), (Vec2(499, 0), 20), (Vec2(1, 1), -30), (Vec2(2, -2), -2),
+            (Vec2(300, -400), 19), (Vec2(-100, 100), 3), (Vec2(0, -500), -20), (Vec2(0, 450), -19.5),
+            (Vec2(5, 5), 0.5), (Vec2(-8, 1), 4), (Vec2(30, 40), -1), (Vec2(6, 0), 25),
+            (Vec2(0, -2000), 1e4),
+        ]
+        var ids: [BodyID] = []
+        for (k, (v, w)) in velocities.enumerated() {
+            let id = try world.createBody(.box(center: Vec2(Float(k) * 1000, 0), width: 5, height: 5))
+            try world.setGravity(id, .zero)
+            try world.setMaterial(id, restitution: 0, friction: 0, linearDamping: 0, angularDamping: 0, charge: 0)
+            try world.setVelocity(id, v)
+            try world.setAngularVelocity(id, w)
+            ids.append(id)
+        }
+        let a = try world.createBody(.box(center: Vec2(-5000, 0), width: 5, height: 5))
+        let b = try world.createBody(.box(center: Vec2(-5000, 20), width: 5, height: 5))
+        var j = JointDefinition(kind: .distance, bodyA: a, bodyB: b)
+        j.length = 20; j.minLength = 20; j.maxLength = 20
+        try world.createJoint(j)
+        try world.step(dt: 1.0 / 60, substeps: 4)
+        let m: Float = 500, wMax: Float = 20
+        for (k, (v, w)) in velocities.enumerated() {
+            let l2 = v.x * v.x + v.y * v.y
+            let expected = l2 > m * m ? (m / l2.squareRoot()) * v : v
+            let expectedSpin = Swift.abs(w) > wMax ? (w > 0 ? wMax : -wMax) : w
+            XCTAssertEqual(world.velocity(of: ids[k]), expected, "body \(k)'s velocity")
+            XCTAssertEqual(world.angularVelocity(of: ids[k]), expectedSpin, "body \(k)'s angular velocity")
+        }
+    }
 }

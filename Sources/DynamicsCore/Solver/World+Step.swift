@@ -135,13 +135,32 @@ extension World {
         bodies.withColumns { columns in
             let n = bodies.awakeCount, vel = columns.velocity, angVel = columns.angularVelocity
             let m = settings.maximumLinearSpeed, m2 = m * m, w = settings.maximumAngularSpeed
+            @inline(__always) func limit(_ s: Int) {
+                let v = vel[s], l2 = lengthSquared(v)
+                if l2 > m2 { vel[s] = (m / l2.squareRoot()) * v }
+                let spin = angVel[s]
+                if Swift.abs(spin) > w { angVel[s] = spin > 0 ? w : -w }
+            }
             forEachBlock(count: n, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelIntegration) { range in
-                for s in range {
-                    let v = vel[s], l2 = lengthSquared(v)
-                    if l2 > m2 { vel[s] = (m / l2.squareRoot()) * v }
-                    let spin = angVel[s]
-                    if Swift.abs(spin) > w { angVel[s] = spin > 0 ? w : -w }
+                // Four bodies at a time, tested together: almost every body is within both limits, and the test of
+                // four (their squared speeds by the same operations as `lengthSquared`, then the comparisons) takes
+                // about 5.5 instructions a body against 16 for the scalar test (joint_grid_100's 10,000 bodies). Four
+                // with a body over a limit go through the scalar code, body by body, so the results are the same.
+                var s = range.lowerBound
+                let end = range.upperBound
+                let rawVel = UnsafeRawPointer(vel), rawSpin = UnsafeRawPointer(angVel)
+                while s + 4 <= end {
+                    let v = rawVel.loadUnaligned(fromByteOffset: 8 &* s, as: SIMD8<Float>.self)
+                    let squares = v * v
+                    let l2 = squares.evenHalf + squares.oddHalf
+                    let spin = rawSpin.loadUnaligned(fromByteOffset: 4 &* s, as: SIMD4<Float>.self)
+                    // |spin| > w exactly when spin > w or spin < −w (NaN neither).
+                    if any((l2 .> m2) .| (spin .> w) .| (spin .< -w)) {
+                        for k in s..<(s + 4) { limit(k) }
+                    }
+                    s += 4
                 }
+                while s < end { limit(s); s += 1 }
             }
         }
     }
