@@ -160,4 +160,67 @@ final class RestTests: XCTestCase {
             }
         }
     }
+
+    /// Islands that the joints alone make sleep each on its own, as soon as every member has rested for the window.
+    /// In one world: a pair gliding along (made first, so its slots and its root come first), which stays awake; a
+    /// pair one of whose bodies spins in place, its partner resting (so some body is ready every step from the
+    /// window on, and the rest test asks the standing islands about their members island by island); a pair moved
+    /// for the first 9 steps; and a chain of three kicked in the middle at the start and stopped at step 60. Each
+    /// sleeps as many steps after it stops as a pair at rest alone does from the start, and so do the spinning and
+    /// gliding pairs once stopped.
+    func test_jointIslands_sleepEachWhenEveryMemberRests() throws {
+        func bodies(_ world: World, at x: Float, count: Int = 2) throws -> [BodyID] {
+            var ids: [BodyID] = []
+            for k in 0..<count {
+                let id = try world.createBody(.box(center: Vec2(x + 30 * Float(k), 0), width: 10, height: 10))
+                try world.setGravity(id, .zero)
+                try world.setMaterial(id, restitution: 0, friction: 0, linearDamping: 0, angularDamping: 0, charge: 0)
+                ids.append(id)
+            }
+            for k in 1..<count {
+                var j = JointDefinition(kind: .distance, bodyA: ids[k - 1], bodyB: ids[k])
+                j.length = 30; j.minLength = 30; j.maxLength = 30
+                try world.createJoint(j)
+            }
+            return ids
+        }
+        func asleep(_ world: World, _ ids: [BodyID]) -> Bool { ids.allSatisfy { !world.isAwake($0) } }
+        let alone = try World()
+        let restingAlone = try bodies(alone, at: 0)
+        var window: Int?
+        for step in 1...60 where window == nil {
+            try alone.step(dt: 1.0 / 60, substeps: 4)
+            if asleep(alone, restingAlone) { window = step }
+        }
+        let expected = try XCTUnwrap(window)
+
+        let world = try World()
+        let gliding = try bodies(world, at: -5000)
+        let spinning = try bodies(world, at: -2500)
+        let moved = try bodies(world, at: 0)
+        let chain = try bodies(world, at: 5000, count: 3)
+        for id in gliding { try world.setVelocity(id, Vec2(50, 0)) }
+        try world.setAngularVelocity(spinning[1], 3)
+        var asleepAt: [String: Int] = [:]
+        func note(_ name: String, _ ids: [BodyID], _ step: Int) {
+            if asleepAt[name] == nil, asleep(world, ids) { asleepAt[name] = step }
+        }
+        for step in 1...200 {
+            if step == 1 { for id in moved { try world.setVelocity(id, Vec2(0, 40)) } }
+            if step == 10 { for id in moved { try world.setVelocity(id, .zero) } }
+            if step == 1 { try world.setVelocity(chain[1], Vec2(0, 40)) }
+            if step == 60 { for id in chain { try world.setVelocity(id, .zero); try world.setAngularVelocity(id, 0) } }
+            if step == 120 { try world.setAngularVelocity(spinning[1], 0) }
+            if step == 140 { for id in gliding { try world.setVelocity(id, .zero) } }
+            try world.step(dt: 1.0 / 60, substeps: 4)
+            note("moved", moved, step); note("chain", chain, step)
+            note("spinning", spinning, step); note("gliding", gliding, step)
+            if step < 120 { XCTAssertFalse(asleep(world, spinning), "the spinning pair slept at step \(step)") }
+            if step < 140 { XCTAssertFalse(asleep(world, gliding), "the gliding pair slept at step \(step)") }
+        }
+        XCTAssertEqual(asleepAt["moved"], 9 + expected)
+        XCTAssertEqual(asleepAt["chain"], 59 + expected)
+        XCTAssertEqual(asleepAt["spinning"], 119 + expected)
+        XCTAssertEqual(asleepAt["gliding"], 139 + expected)
+    }
 }

@@ -98,6 +98,82 @@ extension World {
         }
     }
 
+    /// Groups the `n` awake slots by their island in `unionParent` (`IslandStore.jointGroupSlots`), unless already
+    /// grouped for the islands as they are; false if the table is not as the union-find leaves it (each slot's
+    /// entry its root, the smallest slot of its island), and the islands are then asked about body by body.
+    func groupJointIslands(_ n: Int) -> Bool {
+        let version = (islandStore.jointIslands.slots, islandStore.jointIslands.joints, islandStore.jointIslands.count)
+        if let made = islandStore.jointGroupsOf, made == version { return true }
+        islandStore.jointGroupsOf = nil
+        // Worked on as local lists, put back at the end.
+        var groups = islandStore.jointGroups, slots = islandStore.jointGroupSlots, index = islandStore.rootIndex
+        islandStore.jointGroups = []; islandStore.jointGroupSlots = []; islandStore.rootIndex = []
+        let parentList = islandStore.unionParent
+        defer { islandStore.jointGroups = groups; islandStore.jointGroupSlots = slots; islandStore.rootIndex = index }
+        if index.count < n { index.append(contentsOf: repeatElement(-1, count: n - index.count)) }
+        groups.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
+        slots.append(contentsOf: repeatElement(0, count: n))
+        let grouped = parentList.withUnsafeBufferPointer { parent in
+            index.withUnsafeMutableBufferPointer { index -> Bool in
+                // Each island's size, in its root's entry (a root comes before its other members).
+                for s in 0..<n {
+                    let r = Int(parent[s])
+                    if r == s {
+                        index[s] = Int32(groups.count)
+                        groups.append((root: Int32(s), end: 0))
+                    }
+                    guard r <= s, index[r] >= 0 else {
+                        for g in groups { index[Int(g.root)] = -1 }
+                        return false
+                    }
+                    groups[Int(index[r])].end += 1
+                }
+                groups.withUnsafeMutableBufferPointer { groups in
+                    // Sizes to ends; then each slot before the ones after it in its island, each end moving back
+                    // to its island's start; then each end the next island's start.
+                    var end: Int32 = 0
+                    for g in groups.indices { end += groups[g].end; groups[g].end = end }
+                    slots.withUnsafeMutableBufferPointer { slots in
+                        for s in (0..<n).reversed() {
+                            let g = Int(index[Int(parent[s])])
+                            groups[g].end -= 1
+                            slots[Int(groups[g].end)] = Int32(s)
+                        }
+                    }
+                    for g in groups.indices { groups[g].end = g + 1 < groups.count ? groups[g + 1].end : Int32(n) }
+                    // Leave the root index all −1 for the next call.
+                    for g in groups { index[Int(g.root)] = -1 }
+                }
+                return true
+            }
+        }
+        if grouped { islandStore.jointGroupsOf = version }
+        return grouped
+    }
+
+    /// Whether some island of the grouped joint islands (`groupJointIslands`) has every member at rest for `window`
+    /// seconds, with `IslandStore.rootReady` set for each island's root: each island's members are read until the
+    /// first still moving.
+    func jointIslandsReady(sleepTime: UnsafeMutablePointer<Float>, window: Float) -> Bool {
+        islandStore.jointGroupSlots.withUnsafeBufferPointer { slots in
+            islandStore.jointGroups.withUnsafeBufferPointer { groups in
+                islandStore.rootReady.withUnsafeMutableBufferPointer { ready -> Bool in
+                    var any = false, start = 0
+                    for g in groups {
+                        let end = Int(g.end)
+                        var all = true
+                        for k in start..<end where sleepTime[Int(slots[k])] < window { all = false; break }
+                        ready[Int(g.root)] = all
+                        any = any || all
+                        start = end
+                    }
+                    return any
+                }
+            }
+        }
+    }
+
     /// Puts to sleep every island whose bodies have all rested for `timeToSleep`.
     func putRestingIslandsToSleep() {
         bodies.withColumns { columns in
@@ -157,14 +233,16 @@ extension World {
             // chain of loads and stores through one root's entry (a joint grid is one island of 10,000 bodies).
             // Over local buffers: most steps of a moving scene find no island ready and stop after these two passes.
             let window = settings.timeToSleep
-            let anyReady = islandStore.unionParent.withUnsafeBufferPointer { parent in
-                islandStore.rootReady.withUnsafeMutableBufferPointer { ready -> Bool in
-                    for s in 0..<n { ready[s] = true }
-                    for s in 0..<n where sleepTime[s] < window { ready[Int(parent[s])] = false }
-                    for s in 0..<n where parent[s] == Int32(s) && ready[s] { return true }
-                    return false
+            let anyReady = unchanged && groupJointIslands(n)
+                ? jointIslandsReady(sleepTime: sleepTime, window: window)
+                : islandStore.unionParent.withUnsafeBufferPointer { parent in
+                    islandStore.rootReady.withUnsafeMutableBufferPointer { ready -> Bool in
+                        for s in 0..<n { ready[s] = true }
+                        for s in 0..<n where sleepTime[s] < window { ready[Int(parent[s])] = false }
+                        for s in 0..<n where parent[s] == Int32(s) && ready[s] { return true }
+                        return false
+                    }
                 }
-            }
             guard anyReady else { return }
             // Collect the members of the islands ready to sleep, grouped by root (counting sort; roots in slot order).
             // The three lists are kept between calls: a pile in which one body rests while its neighbor still moves
