@@ -37,12 +37,12 @@ struct IslandStore {
     var roots: [(root: Int32, start: Int, count: Int)] = []
     var members: [Int32] = []
     /// The islands of `unionParent` while the joints alone make them (`jointIslands`): their awake slots grouped by
-    /// island, and per island its root and the end of its slots there (each starts where the one before ends),
-    /// islands and slots in slot order; made for the versions in `jointGroupsOf`. The rest test's question, whether
-    /// some island has every member at rest, then stops at each island's first member still moving, instead of
-    /// passing over every awake body three times (a swinging joint grid asks it every step).
+    /// island, and per island its root and its range of them (`World.groupSlotsByIsland`); made for the versions in
+    /// `jointGroupsOf`. The rest test's question, whether some island has every member at rest, then stops at each
+    /// island's first member still moving, instead of passing over every awake body three times (a swinging joint
+    /// grid asks it every step).
     var jointGroupSlots: [Int32] = []
-    var jointGroups: [(root: Int32, end: Int32)] = []
+    var jointGroups: [(root: Int32, start: Int, count: Int)] = []
     var jointGroupsOf: (slots: UInt64, joints: UInt64, count: Int)? = nil
 
     init() {}

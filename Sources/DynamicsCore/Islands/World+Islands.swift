@@ -98,58 +98,46 @@ extension World {
         }
     }
 
-    /// Groups the `n` awake slots by their island in `unionParent` (`IslandStore.jointGroupSlots`), unless already
-    /// grouped for the islands as they are; false if the table is not as the union-find leaves it (each slot's
-    /// entry its root, the smallest slot of its island), and the islands are then asked about body by body.
-    func groupJointIslands(_ n: Int) -> Bool {
-        let version = (islandStore.jointIslands.slots, islandStore.jointIslands.joints, islandStore.jointIslands.count)
-        if let made = islandStore.jointGroupsOf, made == version { return true }
-        islandStore.jointGroupsOf = nil
-        // Worked on as local lists, put back at the end.
-        var groups = islandStore.jointGroups, slots = islandStore.jointGroupSlots, index = islandStore.rootIndex
-        islandStore.jointGroups = []; islandStore.jointGroupSlots = []; islandStore.rootIndex = []
-        let parentList = islandStore.unionParent
-        defer { islandStore.jointGroups = groups; islandStore.jointGroupSlots = slots; islandStore.rootIndex = index }
-        if index.count < n { index.append(contentsOf: repeatElement(-1, count: n - index.count)) }
+    /// Groups the awake slots `0 ..< n` by their island in `unionParent` (each slot's entry its island's root),
+    /// keeping the islands whose root `keep` accepts: per island its root and its range in `members`, which gets the
+    /// slots (counting sort; islands in the order of their first slot, each one's slots in order). Uses
+    /// `IslandStore.rootIndex`, −1 for every slot between calls.
+    @inline(__always)
+    func groupSlotsByIsland(_ n: Int, keep: (Int) -> Bool, into groups: inout [(root: Int32, start: Int, count: Int)],
+                            members: inout [Int32]) {
+        if islandStore.rootIndex.count < n { islandStore.rootIndex.append(contentsOf: repeatElement(-1, count: n - islandStore.rootIndex.count)) }
         groups.removeAll(keepingCapacity: true)
-        slots.removeAll(keepingCapacity: true)
-        slots.append(contentsOf: repeatElement(0, count: n))
-        let grouped = parentList.withUnsafeBufferPointer { parent in
-            index.withUnsafeMutableBufferPointer { index -> Bool in
-                // Each island's size, in its root's entry (a root comes before its other members).
-                for s in 0..<n {
-                    let r = Int(parent[s])
-                    if r == s {
-                        index[s] = Int32(groups.count)
-                        groups.append((root: Int32(s), end: 0))
-                    }
-                    guard r <= s, index[r] >= 0 else {
-                        for g in groups { index[Int(g.root)] = -1 }
-                        return false
-                    }
-                    groups[Int(index[r])].end += 1
-                }
-                groups.withUnsafeMutableBufferPointer { groups in
-                    // Sizes to ends; then each slot before the ones after it in its island, each end moving back
-                    // to its island's start; then each end the next island's start.
-                    var end: Int32 = 0
-                    for g in groups.indices { end += groups[g].end; groups[g].end = end }
-                    slots.withUnsafeMutableBufferPointer { slots in
-                        for s in (0..<n).reversed() {
-                            let g = Int(index[Int(parent[s])])
-                            groups[g].end -= 1
-                            slots[Int(groups[g].end)] = Int32(s)
-                        }
-                    }
-                    for g in groups.indices { groups[g].end = g + 1 < groups.count ? groups[g + 1].end : Int32(n) }
-                    // Leave the root index all −1 for the next call.
-                    for g in groups { index[Int(g.root)] = -1 }
-                }
-                return true
-            }
+        members.removeAll(keepingCapacity: true)
+        for s in 0..<n {
+            let r = Int(islandStore.unionParent[s])
+            guard keep(r) else { continue }
+            if islandStore.rootIndex[r] < 0 { islandStore.rootIndex[r] = Int32(groups.count); groups.append((Int32(r), 0, 0)) }
+            groups[Int(islandStore.rootIndex[r])].count += 1
         }
-        if grouped { islandStore.jointGroupsOf = version }
-        return grouped
+        guard !groups.isEmpty else { return }
+        var offset = 0
+        for k in 0..<groups.count { groups[k].start = offset; offset += groups[k].count; groups[k].count = 0 }
+        members.append(contentsOf: repeatElement(0, count: offset))
+        for s in 0..<n {
+            let k = islandStore.rootIndex[Int(islandStore.unionParent[s])]
+            guard k >= 0 else { continue }
+            members[groups[Int(k)].start + groups[Int(k)].count] = Int32(s)
+            groups[Int(k)].count += 1
+        }
+        // Leave the root index all −1 for the next call.
+        for g in groups { islandStore.rootIndex[Int(g.root)] = -1 }
+    }
+
+    /// Groups the `n` awake slots by island (`IslandStore.jointGroupSlots`) for the islands the joints alone make,
+    /// unless they are grouped already for the islands as they stand (`IslandStore.jointIslands`).
+    func groupJointIslands(_ n: Int) {
+        let version = (islandStore.jointIslands.slots, islandStore.jointIslands.joints, islandStore.jointIslands.count)
+        if let made = islandStore.jointGroupsOf, made == version { return }
+        var groups = islandStore.jointGroups, slots = islandStore.jointGroupSlots
+        islandStore.jointGroups = []; islandStore.jointGroupSlots = []
+        groupSlotsByIsland(n, keep: { _ in true }, into: &groups, members: &slots)
+        islandStore.jointGroups = groups; islandStore.jointGroupSlots = slots
+        islandStore.jointGroupsOf = version
     }
 
     /// Whether some island of the grouped joint islands (`groupJointIslands`) has every member at rest for `window`
@@ -159,14 +147,12 @@ extension World {
         islandStore.jointGroupSlots.withUnsafeBufferPointer { slots in
             islandStore.jointGroups.withUnsafeBufferPointer { groups in
                 islandStore.rootReady.withUnsafeMutableBufferPointer { ready -> Bool in
-                    var any = false, start = 0
+                    var any = false
                     for g in groups {
-                        let end = Int(g.end)
                         var all = true
-                        for k in start..<end where sleepTime[Int(slots[k])] < window { all = false; break }
+                        for k in g.start..<(g.start + g.count) where sleepTime[Int(slots[k])] < window { all = false; break }
                         ready[Int(g.root)] = all
                         any = any || all
-                        start = end
                     }
                     return any
                 }
@@ -229,11 +215,14 @@ extension World {
                 }
                 for s in 0..<n { _ = UnionFind.root(table, Int32(s)) }
             } }
-            // Per root: whether all its members are ready. A member not ready clears its root's flag: stores only, no
-            // chain of loads and stores through one root's entry (a joint grid is one island of 10,000 bodies).
-            // Over local buffers: most steps of a moving scene find no island ready and stop after these two passes.
+            // Per root: whether all its members are ready. Islands the joints alone make, standing since the last
+            // step, are asked island by island, each up to its first member still moving (`jointIslandsReady`).
+            // Others: a member not ready clears its root's flag: stores only, no chain of loads and stores through
+            // one root's entry. Over local buffers: most steps of a moving scene find no island ready and stop after
+            // these two passes.
             let window = settings.timeToSleep
-            let anyReady = unchanged && groupJointIslands(n)
+            if unchanged { groupJointIslands(n) }
+            let anyReady = unchanged
                 ? jointIslandsReady(sleepTime: sleepTime, window: window)
                 : islandStore.unionParent.withUnsafeBufferPointer { parent in
                     islandStore.rootReady.withUnsafeMutableBufferPointer { ready -> Bool in
@@ -247,28 +236,14 @@ extension World {
             // Collect the members of the islands ready to sleep, grouped by root (counting sort; roots in slot order).
             // The three lists are kept between calls: a pile in which one body rests while its neighbor still moves
             // comes here every step.
-            if islandStore.rootIndex.count < n { islandStore.rootIndex.append(contentsOf: repeatElement(-1, count: n - islandStore.rootIndex.count)) }
-            islandStore.roots.removeAll(keepingCapacity: true)
-            for s in 0..<n {
-                let r = Int(islandStore.unionParent[s])
-                guard islandStore.rootReady[r] else { continue }
-                if islandStore.rootIndex[r] < 0 { islandStore.rootIndex[r] = Int32(islandStore.roots.count); islandStore.roots.append((Int32(r), 0, 0)) }
-                islandStore.roots[Int(islandStore.rootIndex[r])].count += 1
-            }
-            guard !islandStore.roots.isEmpty else { return }
-            var offset = 0
-            for k in 0..<islandStore.roots.count { islandStore.roots[k].start = offset; offset += islandStore.roots[k].count; islandStore.roots[k].count = 0 }
-            islandStore.members.removeAll(keepingCapacity: true)
-            islandStore.members.append(contentsOf: repeatElement(0, count: offset))
-            for s in 0..<n {
-                let k = islandStore.rootIndex[Int(islandStore.unionParent[s])]
-                guard k >= 0 else { continue }
-                islandStore.members[islandStore.roots[Int(k)].start + islandStore.roots[Int(k)].count] = bodies.bodyIndex[s]
-                islandStore.roots[Int(k)].count += 1
-            }
-            // Leave the root index all −1 for the next call.
-            for root in islandStore.roots { islandStore.rootIndex[Int(root.root)] = -1 }
-            let roots = islandStore.roots, members = islandStore.members
+            var roots = islandStore.roots, members = islandStore.members
+            islandStore.roots = []; islandStore.members = []
+            let rootReady = islandStore.rootReady
+            groupSlotsByIsland(n, keep: { rootReady[$0] }, into: &roots, members: &members)
+            // Their bodies, before any is put to sleep (which moves slots).
+            for k in members.indices { members[k] = bodies.bodyIndex[Int(members[k])] }
+            islandStore.roots = roots; islandStore.members = members
+            guard !roots.isEmpty else { return }
             for root in roots { // in slot order of their first member: deterministic
                 let islandBodies = Array(members[root.start..<(root.start + root.count)])
                 let k: Int32
