@@ -144,7 +144,7 @@ extension World {
             forEachBlock(count: n, minimumBlock: WorkerState.bodyBlock, parallelMinimum: workers.parallelIntegration) { range in
                 // Four bodies at a time, tested together: almost every body is within both limits, and the test of
                 // four (their squared speeds by the same operations as `lengthSquared`, then the comparisons) takes
-                // about 5.5 instructions a body against 16 for the scalar test (joint_grid_100's 10,000 bodies). Four
+                // about 7 instructions a body against 16 for the scalar test (joint_grid_100's 10,000 bodies). Four
                 // with a body over a limit go through the scalar code, body by body, so the results are the same.
                 var s = range.lowerBound
                 let end = range.upperBound
