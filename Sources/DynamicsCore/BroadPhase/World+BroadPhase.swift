@@ -240,33 +240,48 @@ extension World {
         }
     }
 
-    /// The bodies that left their fat boxes since the last full search, counted first (and only up to the limit),
-    /// so that a step in which many move searches in full at once. Returns whether to search in full; otherwise each
-    /// mover gets a fresh fat box and its slot is listed in `fresh`.
+    /// The bodies that left their fat boxes since the last full search. Returns whether to search in full: more
+    /// bodies have left their boxes since then than `movedLimit` (then `fresh` is left empty); otherwise each mover
+    /// has a fresh fat box, is recorded in `grid.moved`, and its slot is listed in `fresh`.
+    ///
+    /// The movers are listed in slot order, each with its fresh box, in blocks on the workers for many bodies; a
+    /// block stops once it lists more than the limit (the search is then in full whatever the others find). A
+    /// box written for a search in full is harmless: that search writes every fat box again or leaves the grid
+    /// invalid, and no box of an invalid grid is read.
     @inline(__always)
     func markMovers(_ frame: SweptFrame, grid: inout FatGrid, fresh: inout [UInt64]) -> Bool {
-        let fat = broadphase.fatBoxes, n = frame.n
+        let fat = broadphase.fatBoxes, n = frame.n, limit = frame.movedLimit
         let moving = grid.moving, offset = moving ? frame.offset(from: grid.anchor) : .zero
-        /// Whether slot s left its fat box.
-        @inline(__always) func left(_ s: Int) -> Bool {
-            frame.isActive(s) && (moving ? frame.leftMoving(s, fat[s], offset) : frame.left(s, fat[s]))
-        }
-        var movers = 0, newlyMoved = 0
-        grid.movedFlag.withUnsafeBufferPointer { moved in
-            for s in 0..<n where left(s) {
-                movers += 1
-                if !moved[s] { newlyMoved += 1 }
-                if movers > frame.movedLimit { break }
-            }
-        }
-        if grid.moved.count + newlyMoved > frame.movedLimit { return true }
-        if movers > 0 {
-            for s in 0..<n where left(s) {
+        /// Lists the movers of `range` into `list`, giving each its fresh fat box, up to one past the limit.
+        @inline(__always) func listMovers(_ range: Range<Int>, into list: inout [UInt64]) {
+            var listed = 0
+            for s in range where frame.isActive(s) && (moving ? frame.leftMoving(s, fat[s], offset) : frame.left(s, fat[s])) {
                 fat[s] = moving ? frame.movingFatBox(s, offset) : frame.fatBox(s)
-                if !grid.movedFlag[s] { grid.movedFlag[s] = true; grid.moved.append(Int32(s)) }
-                fresh.append(UInt64(s))   // this step's movers, for now
+                list.append(UInt64(s))
+                listed += 1
+                if listed > limit { break }
             }
         }
+        if let executor = executor(work: n, minimum: workers.parallelSweep) {
+            let blocks = Swift.max(2, Swift.min(WorkerState.maximumBlocks, n / workers.sweepBlock))
+            fillBlockPairs(executor, blocks: blocks) { k, list in listMovers(World.block(k, of: blocks, count: n), into: &list) }
+            appendBlockPairs(blocks, to: &fresh)
+        } else {
+            listMovers(0..<n, into: &fresh)
+        }
+        // The bodies that have left their boxes since the full search: those recorded, and the movers not among
+        // them. (More movers than the limit make more than the limit either way.)
+        var newlyMoved = 0
+        if fresh.count <= limit {
+            grid.movedFlag.withUnsafeBufferPointer { moved in
+                for s in fresh where !moved[Int(s)] { newlyMoved += 1 }
+            }
+        }
+        if fresh.count > limit || grid.moved.count + newlyMoved > limit {
+            fresh.removeAll(keepingCapacity: true)
+            return true
+        }
+        for s in fresh where !grid.movedFlag[Int(s)] { grid.movedFlag[Int(s)] = true; grid.moved.append(Int32(s)) }
         return false
     }
 

@@ -36,16 +36,35 @@ extension World {
             let pos = columns.position, vel = columns.velocity, grav = columns.gravity
             let half = 0.5 * dt * dt
             continuousPass.start.withUnsafeMutableBufferPointer { start in
-                for s in 0..<n {
-                    let p = pos[s], e = p + dt * vel[s] + half * grav[s]
-                    start[s] = SIMD4(p.x, p.y, e.x, e.y)
+                // Each body writes its own slot: in blocks on the workers for many bodies.
+                forEachBlock(count: n, minimumBlock: 2048, parallelMinimum: workers.parallelRestTest) { range in
+                    for s in range {
+                        let p = pos[s], e = p + dt * vel[s] + half * grav[s]
+                        start[s] = SIMD4(p.x, p.y, e.x, e.y)
+                    }
                 }
+                // Only a pair of one awake body and one static or sleeping body marks the awake one. For many pairs,
+                // blocks of them list those bodies on the workers, and the few listed are marked here.
+                let pairList = broadphase.pairs
                 bodies.slot.withUnsafeBufferPointer { slotOf in
-                    broadphase.pairs.withUnsafeBufferPointer { pairs in
-                        for key in pairs {
+                    pairList.withUnsafeBufferPointer { pairs in
+                        @inline(__always) func nearStatic(_ key: UInt64) -> Int? {
                             let (sa, sb) = World.slots(of: key, slotOf)
-                            // Only a pair of one awake body and one static or sleeping body marks the awake one.
-                            if sa < n { if sb >= n { start[sa].z = .infinity } } else if sb < n { start[sb].z = .infinity }
+                            if sa < n { return sb >= n ? sa : nil }
+                            return sb < n ? sb : nil
+                        }
+                        if let executor = executor(work: pairs.count, minimum: workers.parallelCandidates) {
+                            let blocks = Swift.max(2, Swift.min(WorkerState.maximumBlocks, pairs.count / workers.candidateBlock))
+                            fillBlockPairs(executor, blocks: blocks) { k, list in
+                                for p in World.block(k, of: blocks, count: pairs.count) {
+                                    if let s = nearStatic(pairs[p]) { list.append(UInt64(s)) }
+                                }
+                            }
+                            for k in 0..<blocks {
+                                for s in broadphase.blockPairs[k] { start[Int(s)].z = .infinity }
+                            }
+                        } else {
+                            for key in pairs { if let s = nearStatic(key) { start[s].z = .infinity } }
                         }
                     }
                 }
@@ -71,11 +90,23 @@ extension World {
             swap(&tested, &continuousPass.tested)
             tested.removeAll(keepingCapacity: true)
             continuousPass.start.withUnsafeBufferPointer { start in
-                for s in 0..<n {
+                @inline(__always) func needsTest(_ s: Int) -> Bool {
                     let r = start[s]
                     let p1 = pos[s]
                     let dx = p1.x - r.z, dy = p1.y - r.w
-                    if !(dx * dx + dy * dy <= tolerance2) && (p1.x != r.x || p1.y != r.y) { tested.append(Int32(s)) }
+                    return !(dx * dx + dy * dy <= tolerance2) && (p1.x != r.x || p1.y != r.y)
+                }
+                // For many bodies, blocks of them list theirs on the workers, joined in block order.
+                if let executor = executor(work: n, minimum: workers.parallelRestTest) {
+                    let blocks = Swift.max(2, Swift.min(WorkerState.maximumBlocks, n / 2048))
+                    fillBlockPairs(executor, blocks: blocks) { k, list in
+                        for s in World.block(k, of: blocks, count: n) where needsTest(s) { list.append(UInt64(s)) }
+                    }
+                    for k in 0..<blocks {
+                        for s in broadphase.blockPairs[k] { tested.append(Int32(truncatingIfNeeded: s)) }
+                    }
+                } else {
+                    for s in 0..<n where needsTest(s) { tested.append(Int32(s)) }
                 }
             }
             var moved = false

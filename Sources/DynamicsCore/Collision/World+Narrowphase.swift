@@ -114,19 +114,22 @@ extension World {
             let ref = contactStore.referencePose, moved = contactStore.referenceMoved
             let pos = columns.position, rot = columns.rotation, ext = columns.extent
             let tolerance2 = tolerance * tolerance
-            for s in 0..<n {
-                let p = pos[s], q = rot[s]
-                var leaves = true
-                if held {
-                    let r = ref[s]
-                    let dx = p.x - r[0], dy = p.y - r[1]
-                    // The sine and cosine of the turn since the reference; a point at the body's extent moves
-                    // extent × |sin| across (and the cosine rules out turns past a quarter).
-                    let sine = r[2] * q.s - r[3] * q.c, cosine = r[2] * q.c + r[3] * q.s
-                    leaves = dx * dx + dy * dy > tolerance2 || abs(sine) * ext[s] > tolerance || cosine <= 0
+            // Each body writes its own slots: in blocks on the workers for many bodies.
+            forEachBlock(count: n, minimumBlock: 2048, parallelMinimum: workers.parallelRestTest) { range in
+                for s in range {
+                    let p = pos[s], q = rot[s]
+                    var leaves = true
+                    if held {
+                        let r = ref[s]
+                        let dx = p.x - r[0], dy = p.y - r[1]
+                        // The sine and cosine of the turn since the reference; a point at the body's extent moves
+                        // extent × |sin| across (and the cosine rules out turns past a quarter).
+                        let sine = r[2] * q.s - r[3] * q.c, cosine = r[2] * q.c + r[3] * q.s
+                        leaves = dx * dx + dy * dy > tolerance2 || abs(sine) * ext[s] > tolerance || cosine <= 0
+                    }
+                    if leaves { ref[s] = SIMD4(p.x, p.y, q.c, q.s) }
+                    moved[s] = leaves ? 1 : 0
                 }
-                if leaves { ref[s] = SIMD4(p.x, p.y, q.c, q.s) }
-                moved[s] = leaves ? 1 : 0
             }
             contactStore.referenceState = (bodies.slotVersion, broadphase.pairCacheVersion, n, true)
             return held

@@ -104,9 +104,12 @@ struct WorkerState {
     var moverBlock = 128, parallelMovers = 256
     /// The fewest contacts for which the coloring reads their bodies' slots on the workers first (`colorContacts`).
     var parallelColoring = 8192
-    /// The fewest awake bodies for which the rest test runs on the workers, and the fewest contacts for which the
-    /// islands' union-find does.
-    var parallelRestTest = 4096, parallelUnion = 8192
+    /// The fewest awake bodies for which the step's other passes over every body (the rest test, the manifolds'
+    /// reference poses, the continuous pass's start and its check of the ends) run on the workers, in blocks of
+    /// 2,048 at least, and the fewest contacts for which the islands' union-find does. Each pass is a few
+    /// nanoseconds a body on the caller's thread while the helper waits: rain_4000 (4,000 bodies) spent 17% of its
+    /// time on two workers outside their passes with these on the caller's thread, 15% with them handed out.
+    var parallelRestTest = 2048, parallelUnion = 8192
     /// Bodies per block at least of the substeps' passes over the bodies (integration, the packed state's copies):
     /// a pass of 10,000 bodies cut into about twenty blocks, so that the last block to finish ends close to the
     /// others, and one of 1,000 into two (rain_1000 ran 0.93–0.99 of the time on two workers, medians of four sets,
