@@ -58,6 +58,37 @@ final class WorkerTests: XCTestCase {
         try assertSameOnTwoToFourWorkers(.jointGrid(40), steps: 20)
     }
 
+    /// The continuous pass's tests in blocks on the workers: 200 small items resting on a static block under an
+    /// acceleration far harder than their soft contacts hold (2,000 times gravity), so that they sink into it. The
+    /// pass puts them back (it must, or the test proves nothing), with the same bits on one to four workers.
+    func test_continuousPass_isBitIdenticalOnOneToFourWorkers() throws {
+        func run(workers: Int) throws -> (hash: UInt64, stops: Int) {
+            let world = World()
+            world.setCollisionMatrix(classCount: 2) { a, b in a == 1 && b == 1 }
+            try world.setWorkerCount(workers)
+            world.workers.handOutEveryPass(from: 64)
+            var block = BodyDefinition(); block.type = .static; block.collisionClass = 1
+            block.position = Vec2(700, 600)
+            block.shapes = [.box(width: 1400, height: 200)]
+            try world.createBody(block)
+            for k in 0..<200 {
+                var d = BodyDefinition.box(center: Vec2(10 + 6.5 * Float(k), 497.5 + 0.001 * Float(k % 7)), width: 4, height: 4)
+                d.collisionClass = 1
+                d.gravity = Vec2(Float(k % 5) * 2_000 - 4_000, 2_000_000)
+                try world.createBody(d)
+            }
+            for _ in 0..<10 { try world.step(dt: 1.0 / 60, substeps: 4) }
+            return (world.stateHash(), world.continuousPass.stops)
+        }
+        let one = try run(workers: 1)
+        XCTAssertGreaterThan(one.stops, 0, "the continuous pass put no item back")
+        for workers in 2...4 {
+            let many = try run(workers: workers)
+            XCTAssertEqual(many.stops, one.stops, "\(workers) workers")
+            XCTAssertEqual(many.hash, one.hash, "\(workers) workers")
+        }
+    }
+
     /// Free motion (no contact, no joint): the free-motion pass in blocks of bodies.
     func test_freeMotion_isBitIdenticalOnOneToFourWorkers() throws {
         try assertSameOnTwoToFourWorkers(.fieldSwarm(40000), steps: 10)
@@ -478,7 +509,7 @@ final class WorkerTests: XCTestCase {
 
 extension WorkerState {
     /// Hands every pass that can run on the workers out from `minimum` items (pairs, bodies, keys, cell entries,
-    /// contacts; a sixteenth as many movers), in blocks of as many (keys: half), so that small scenes reach the
+    /// contacts; a sixteenth as many movers and bodies the continuous pass tests), in blocks of as many (keys: half), so that small scenes reach the
     /// parallel paths.
     mutating func handOutEveryPass(from minimum: Int) {
         parallelPairs = minimum
@@ -488,6 +519,7 @@ extension WorkerState {
         parallelSortKeys = minimum; sortBlock = Swift.max(1, minimum / 2)
         parallelMovers = Swift.max(2, minimum / 16); moverBlock = Swift.max(1, minimum / 32)
         parallelColoring = minimum; parallelRestTest = minimum; parallelUnion = minimum
+        parallelContinuous = Swift.max(2, minimum / 16); continuousBlock = Swift.max(1, minimum / 32)
         parallelIntegration = minimum; parallelPackedCopy = minimum
     }
 }

@@ -109,13 +109,51 @@ extension World {
                     for s in 0..<n where needsTest(s) { tested.append(Int32(s)) }
                 }
             }
+            /// Puts back the tested bodies `range` (of `tested`) whose paths entered a static shape, with `near` as
+            /// scratch; returns how many it put back. Each writes its own body's slot and reads static ones only.
+            /// (It reads the list through a constant: a variable captured here would be boxed on the heap.)
+            let testedList = tested
+            @inline(__always) func stop(_ range: Range<Int>, _ near: inout [UInt64]) -> Int {
+                var stopped = 0
+                continuousPass.start.withUnsafeBufferPointer { start in
+                    for t in range {
+                        let s = Int(testedList[t])
+                        let i = Int(bodies.bodyIndex[s])
+                        guard collisionFilter.classActive[Int(bodies.collisionClass[i])] else { continue }
+                        let r = start[s]
+                        if continuousStop(body: i, slot: s, from: Vec2(r.x, r.y), near: &near) { stopped += 1 }
+                    }
+                }
+                return stopped
+            }
             var moved = false
-            for s32 in tested {
-                let s = Int(s32)
-                let i = Int(bodies.bodyIndex[s])
-                guard collisionFilter.classActive[Int(bodies.collisionClass[i])] else { continue }
-                let r = continuousPass.start[s]
-                if continuousStop(body: i, slot: s, from: Vec2(r.x, r.y)) { moved = true }
+            if let executor = executor(work: tested.count, minimum: workers.parallelContinuous) {
+                // In blocks on the workers, each with a list of the broadphase's blocks as its scratch.
+                let blocks = Swift.max(2, Swift.min(WorkerState.maximumBlocks, testedList.count / workers.continuousBlock))
+                if broadphase.blockPairs.count < blocks {
+                    broadphase.blockPairs.append(contentsOf: repeatElement([], count: blocks - broadphase.blockPairs.count))
+                }
+                let counts = workers.blockCounts
+                broadphase.blockPairs.withUnsafeMutableBufferPointer { lists in
+                    runParallel(executor, blocks) { k in
+                        var near = lists[k]
+                        lists[k] = []
+                        counts[k] = stop(World.block(k, of: blocks, count: testedList.count), &near)
+                        near.removeAll(keepingCapacity: true)
+                        lists[k] = near
+                    }
+                }
+                var stopped = 0
+                for k in 0..<blocks { stopped += counts[k] }
+                continuousPass.stops += stopped
+                moved = stopped > 0
+            } else {
+                var near = continuousPass.near
+                continuousPass.near = []
+                let stopped = stop(0..<testedList.count, &near)
+                continuousPass.near = near
+                continuousPass.stops += stopped
+                moved = stopped > 0
             }
             swap(&tested, &continuousPass.tested)
             if moved {
@@ -154,19 +192,18 @@ extension World {
     /// loses its part into the shape's nearest face and keeps the rest. Either way the body's velocity loses its
     /// part into that face, as in a perfectly inelastic impact: what stopped the body's motion stops its velocity
     /// too, so a body held at a wall by the pass cannot gather speed against it step after step.
-    func continuousStop(body i: Int, slot s: Int, from p0: Vec2) -> Bool {
+    func continuousStop(body i: Int, slot s: Int, from p0: Vec2, near: inout [UInt64]) -> Bool {
         return bodies.withColumns { columns in
             let p1 = columns.position[s]
             let r = coreRadius(of: i)
             let inner = r - Swift.min(settings.linearSlop, 0.5 * r)
             var d = p1 - p0
             let box = AABB(lower: minimum(p0, p1) - Vec2(r, r), upper: maximum(p0, p1) + Vec2(r, r))
-            staticBodies(near: box, body: i, into: &continuousPass.near)
-            defer { continuousPass.near.removeAll(keepingCapacity: true) }
+            staticBodies(near: box, body: i, into: &near)
             let pos = columns.position, rot = columns.rotation
             /// Calls `body` with each shape of the static bodies found, and its body's pose.
             @inline(__always) func forEachStaticShape(_ body: (ShapeRecord, Vec2, Rotation) -> Void) {
-                for key in continuousPass.near {
+                for key in near {
                     let lo = Int(truncatingIfNeeded: key >> 32), hi = Int(truncatingIfNeeded: key & 0xFFFF_FFFF)
                     let j = lo == i ? hi : lo
                     guard bodies.type(j) == .static else { continue }
@@ -332,6 +369,8 @@ struct ContinuousScratch {
     var count = 0
     var tested: [Int32] = []
     var near: [UInt64] = []
+    /// How many times a body has been put back since the world was made (for tests and diagnostics).
+    var stops = 0
 
     init() {}
 }

@@ -676,15 +676,16 @@ extension World {
                     if w != 0 { rot[s] = q.integrated(by: h * w) }
                 }
             }
-            // Each body on its own: in blocks on the workers for many bodies.
+            // Each body on its own: in blocks on the workers from 2,048 bodies (about 15 instructions a body with
+            // its turn; rain_4000's 4,000 bodies moved 740 times on the caller's thread while the helper waited).
             guard recordStart else {
-                forEachBlock(count: n, minimumBlock: WorkerState.bodyBlock, parallelMinimum: 4096) { move($0, nil, nil) }
+                forEachBlock(count: n, minimumBlock: WorkerState.bodyBlock, parallelMinimum: 2048) { move($0, nil, nil) }
                 return
             }
             islandStore.stepStartPosition.withUnsafeMutableBufferPointer { startPosition in
                 islandStore.stepStartRotation.withUnsafeMutableBufferPointer { startRotation in
                     let p0 = floats(startPosition.baseAddress!), q0 = startRotation.baseAddress!
-                    forEachBlock(count: n, minimumBlock: WorkerState.bodyBlock, parallelMinimum: 4096) { move($0, p0, q0) }
+                    forEachBlock(count: n, minimumBlock: WorkerState.bodyBlock, parallelMinimum: 2048) { move($0, p0, q0) }
                 }
             }
         }

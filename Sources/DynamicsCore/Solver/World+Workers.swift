@@ -110,6 +110,10 @@ struct WorkerState {
     /// nanoseconds a body on the caller's thread while the helper waits: rain_4000 (4,000 bodies) spent 17% of its
     /// time on two workers outside their passes with these on the caller's thread, 15% with them handed out.
     var parallelRestTest = 2048, parallelUnion = 8192
+    /// The fewest bodies the continuous pass tests (those near a static shape, and those that ended away from where
+    /// their velocity would have taken them: in a pile, most of its bodies) for which the tests run on the workers,
+    /// and the fewest per block. A test looks up the static shapes near the body's path, a few hundred instructions.
+    var parallelContinuous = 128, continuousBlock = 32
     /// Bodies per block at least of the substeps' passes over the bodies (integration, the packed state's copies):
     /// a pass of 10,000 bodies cut into about twenty blocks, so that the last block to finish ends close to the
     /// others, and one of 1,000 into two (rain_1000 ran 0.93–0.99 of the time on two workers, medians of four sets,
