@@ -107,8 +107,10 @@ struct WorkerState {
     /// The fewest awake bodies for which the step's other passes over every body (the rest test, the manifolds'
     /// reference poses, the continuous pass's start and its check of the ends) run on the workers, in blocks of
     /// 2,048 at least, and the fewest contacts for which the islands' union-find does. Each pass is a few
-    /// nanoseconds a body on the caller's thread while the helper waits: rain_4000 (4,000 bodies) spent 17% of its
-    /// time on two workers outside their passes with these on the caller's thread, 15% with them handed out.
+    /// nanoseconds a body on the caller's thread while the helper waits: rain_4000 (4,000 bodies) spent 16–17% of
+    /// its time on two workers outside their passes with these (and the continuous pass's tests) on the caller's
+    /// thread, 12% with them handed out. Its step took as long on two cores (handing a short pass out costs about
+    /// what the helper's half saves there); with more cores the shorter part on one thread is what bounds the gain.
     var parallelRestTest = 2048, parallelUnion = 8192
     /// The fewest bodies the continuous pass tests (those near a static shape, and those that ended away from where
     /// their velocity would have taken them: in a pile, most of its bodies) for which the tests run on the workers,
